@@ -1,0 +1,117 @@
+"""The tables: rooms, their seats and links, the append-only move log, and live presence.
+
+The move log is the source of truth. `rooms.snapshot` (the SPEC §8 summary at `rooms.version`)
+is only a cache that replaying the log must reproduce.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: Number of moves in the log.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    #: Canonical JSON of the engine summary at `version` (a cache of the replayed log).
+    snapshot: Mapped[str] = mapped_column(Text)
+    finished: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The room this one is the rematch of, and the rematch room once both players accepted.
+    rematch_of: Mapped[str | None] = mapped_column(String(32), default=None)
+    rematch_room_id: Mapped[str | None] = mapped_column(String(32), default=None)
+
+
+class Seat(Base):
+    """A claimed seat: the player holding the token behind `token_hash` plays `seat`."""
+
+    __tablename__ = "seats"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class Link(Base):
+    """An invite link (claims `seat` once) or a spectator link (read-only)."""
+
+    __tablename__ = "links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class Move(Base):
+    """One accepted move. Rows are only ever inserted."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("room_id", "seat", "client_move_id"),)
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: The move's canonical JSON (SPEC §5).
+    move: Mapped[str] = mapped_column(Text)
+    client_move_id: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RematchOffer(Base):
+    """A player's request for a rematch, with the hashes of its tokens for the new room."""
+
+    __tablename__ = "rematch_offers"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat_token_hash: Mapped[str] = mapped_column(String(64))
+    spectator_token_hash: Mapped[str] = mapped_column(String(64))
+
+
+class ServerProcess(Base):
+    """A running server process; its connections count as online while it sends heartbeats."""
+
+    __tablename__ = "server_processes"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    heartbeat_at: Mapped[float] = mapped_column(Float)
+
+
+class Connection(Base):
+    """One live WebSocket: a player's seat or a spectator (seat NULL) watching a room."""
+
+    __tablename__ = "connections"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    process_id: Mapped[str] = mapped_column(
+        ForeignKey("server_processes.id", ondelete="CASCADE"), index=True
+    )
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, default=None)

@@ -1,0 +1,75 @@
+"""Everything a page or a socket needs to draw one room for one viewer.
+
+`app.services.load_room_view` builds a `RoomView`; `app.views.render_board` turns it into HTML.
+The view is a frozen value: it is safe to hand to a template or another thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from engine import GameState
+
+ViewerKind = Literal["seat", "spectator", "invite"]
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who holds a token: a player's seat, a spectator, or an invite that may claim a seat.
+
+    `token` is the secret itself (it is needed to show the viewer its own links again: the
+    database only stores hashes). An invite whose seat is already taken reads as a spectator
+    with `seat_taken=True`.
+    """
+
+    room_id: str
+    seat: int | None
+    kind: ViewerKind
+    token: str
+    seat_taken: bool = False
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One move of the log: its sequence number (0-based), who made it, and what happened."""
+
+    seq: int
+    seat: int
+    move: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class RematchInfo:
+    """The rematch offered after a finished game.
+
+    `offered_by[s]` is True once seat `s` asked for it; when both did, `room_id` is the new room
+    (same players, seats swapped so the other player moves first) and `seat_link` is this
+    viewer's link into it (None for spectators).
+    """
+
+    offered_by: tuple[bool, bool]
+    room_id: str | None
+    seat_link: str | None
+
+
+@dataclass(frozen=True)
+class RoomView:
+    """One room as one viewer sees it right now."""
+
+    room_id: str
+    version: int
+    state: GameState
+    viewer_seat: int | None
+    seats_claimed: tuple[bool, bool]
+    online: tuple[bool, bool]
+    spectators: int
+    log: tuple[LogEntry, ...]
+    invite_link: str | None
+    spectator_link: str | None
+    seat_link: str | None
+    rematch: RematchInfo | None
+    computer: str | None = None
+    seat_taken: bool = False

@@ -1,0 +1,45 @@
+"""Server settings, read from the environment.
+
+`DATABASE_URL` defaults to an embedded SQLite file under `DATA_DIR` (./data, created on demand);
+`postgresql+psycopg://...` switches to PostgreSQL. `HOST`/`PORT` set the listening address.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(extra="ignore", frozen=True)
+
+    data_dir: Path = Path("data")
+    database_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    #: Public address used in links ("https://port.example"); by default the request's own.
+    public_url: str | None = None
+    #: Extra origins (comma-separated) allowed to post and open sockets besides the server's own.
+    allowed_origins: str = ""
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    #: Seconds after which a server process that stopped sending heartbeats counts as gone.
+    presence_timeout: float = 30.0
+
+    @cached_property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'inland-port.sqlite3').resolve()}"
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.resolved_database_url.startswith("postgresql")
+
+    @property
+    def extra_origins(self) -> frozenset[str]:
+        return frozenset(
+            o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip()
+        )

@@ -1,0 +1,159 @@
+"""The engine's command line (SPEC §9), plus ``selfplay`` and ``bench``.
+
+    python -m engine replay FILE [--trace]   the state summary after FILE's moves
+    python -m engine legal FILE              every legal move after FILE's moves, one per line
+    python -m engine selfplay [--seed S] [--games N] [--out DIR]
+    python -m engine bench [--games N] [--repeats R]
+
+FILE is ``{"moves": [move, ...]}`` with an optional ``"catalog"`` path (relative to the current
+directory). An illegal or malformed move, or an unreadable FILE, ends with exit status 1 and one
+line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .catalog import Catalog, default_catalog, load_catalog
+from .rules import apply, legal_moves
+from .state import GameState, new_game, scores, summary_json
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _read_game_file(path: str) -> tuple[list[Any], Catalog]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise _Unreadable(f"cannot read {path}: {err}") from err
+    if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
+        raise _Unreadable(f"{path}: expected an object with a list of moves")
+    catalog = default_catalog()
+    if "catalog" in data:
+        if not isinstance(data["catalog"], str):
+            raise _Unreadable(f"{path}: catalog must be a path")
+        try:
+            catalog = load_catalog(data["catalog"])
+        except ValueError as err:
+            raise _Unreadable(str(err)) from err
+    return data["moves"], catalog
+
+
+def _play(path: str, on_position: Callable[[GameState], None] | None) -> GameState:
+    moves, catalog = _read_game_file(path)
+    state = new_game(catalog)
+    if on_position:
+        on_position(state)
+    for index, move in enumerate(moves):
+        try:
+            state = apply(state, move)
+        except ValueError as err:
+            raise _Unreadable(f"move {index}: {err}") from err
+        if on_position:
+            on_position(state)
+    return state
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    if args.trace:
+        _play(args.file, lambda s: print(summary_json(s), flush=True))
+    else:
+        print(summary_json(_play(args.file, None)))
+    return 0
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    state = _play(args.file, None)
+    lines = sorted({m.canonical for m in legal_moves(state)})
+    if lines:
+        print("\n".join(lines))
+    return 0
+
+
+def random_game(rng: random.Random, catalog: Catalog | None = None) -> list[str]:
+    """A complete game of uniformly random legal moves; returns the canonical move list."""
+    state = new_game(catalog)
+    moves = []
+    while not state.finished:
+        move = rng.choice(legal_moves(state))
+        state = apply(state, move)
+        moves.append(move.canonical)
+    return moves
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    out = Path(args.out) if args.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    for number in range(args.games):
+        moves = random_game(rng)
+        final = scores(_replayed(moves))
+        if out:
+            path = out / f"game-{args.seed}-{number}.json"
+            path.write_text(json.dumps({"moves": [json.loads(m) for m in moves]}) + "\n")
+            print(f"{path}: {len(moves)} moves, scores {final[0]}:{final[1]}")
+        else:
+            print(f"game {number}: {len(moves)} moves, scores {final[0]}:{final[1]}")
+    return 0
+
+
+def _replayed(moves: Sequence[str]) -> GameState:
+    state = new_game()
+    for move in moves:
+        state = apply(state, move)
+    return state
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run_bench
+
+    print(run_bench(games=args.games, repeats=args.repeats, seed=args.seed))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser("replay", help="print the state summary after a game file's moves")
+    replay.add_argument("file")
+    replay.add_argument("--trace", action="store_true", help="one summary per position")
+    replay.set_defaults(run=cmd_replay)
+
+    legal = sub.add_parser("legal", help="print the legal moves after a game file's moves")
+    legal.add_argument("file")
+    legal.set_defaults(run=cmd_legal)
+
+    selfplay = sub.add_parser("selfplay", help="play complete games of random legal moves")
+    selfplay.add_argument("--seed", type=int, default=1)
+    selfplay.add_argument("--games", type=int, default=1)
+    selfplay.add_argument("--out", help="write each game as a replayable file into this folder")
+    selfplay.set_defaults(run=cmd_selfplay)
+
+    bench = sub.add_parser("bench", help="measure games/s, legal_moves and apply on one core")
+    bench.add_argument("--games", type=int, default=20, help="random games per repeat")
+    bench.add_argument("--repeats", type=int, default=5)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        result: int = args.run(args)
+    except _Unreadable as err:
+        print(err, file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    return result

@@ -1,0 +1,236 @@
+"""Moves and their one canonical text form (SPEC §5).
+
+Every move is a JSON object. Its canonical form has sorted keys and no spaces, lists in their
+canonical order, zero-valued ``down``/``left`` fields and untouched goods omitted. :func:`parse_move`
+reads any JSON-like input, canonicalises it and raises :class:`MalformedMove` when it cannot be read
+as a move at all; whether the move is *legal* is the rules' business (``rules.apply``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .catalog import GOODS, Catalog, default_catalog
+from .errors import MalformedMove
+from .warehouse import Payment, payment_json
+
+MOVE_TYPES = ("build", "pass", "sell", "use")
+
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "hardware_store": ("good",),
+    "wood_trader": ("payments",),
+    "restaurant": ("payments",),
+    "marketplace": ("steps",),
+    "fish_market": ("times",),
+    "weekly_market": ("good", "times"),
+    "masons_guild": ("goods",),
+    "business_office": ("goods",),
+    "guild_hall": ("goods",),
+    "pier": ("steps",),
+    "craftsmens_yard": ("steps",),
+}
+"""The choice fields of each building's ``use`` move (SPEC §6); other buildings have none."""
+
+Steps = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Move:
+    """One move, immutable. Compared and hashed by its canonical string."""
+
+    type: str
+    building: str | None = None
+    payment: Payment | None = None
+    payments: tuple[Payment, ...] | None = None
+    good: str | None = None
+    goods: tuple[str, ...] | None = None
+    steps: Steps | None = None
+    times: int | None = None
+    canonical: str = field(default="", repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.canonical:
+            text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+            object.__setattr__(self, "canonical", text)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type}
+        if self.building is not None:
+            data["building"] = self.building
+        if self.payment is not None:
+            data["payment"] = payment_json(self.payment)
+        if self.payments is not None:
+            data["payments"] = [payment_json(p) for p in self.payments]
+        if self.good is not None:
+            data["good"] = self.good
+        if self.goods is not None:
+            data["goods"] = list(self.goods)
+        if self.steps is not None:
+            data["steps"] = dict(self.steps)
+        if self.times is not None:
+            data["times"] = self.times
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and other.canonical == self.canonical
+
+    def __hash__(self) -> int:
+        return hash(self.canonical)
+
+    def __lt__(self, other: Move) -> bool:
+        return self.canonical < other.canonical
+
+    def __repr__(self) -> str:
+        return f"parse_move({self.canonical!r})"
+
+    def __str__(self) -> str:
+        return self.canonical
+
+
+def canonical(move: Move | Mapping[str, Any] | str) -> str:
+    """The canonical JSON string of a move (parsing it first when it is not a :class:`Move`)."""
+    if isinstance(move, Move):
+        return move.canonical
+    return parse_move(move).canonical
+
+
+def payment_sort_key(payment: Payment) -> str:
+    return json.dumps(payment_json(payment), sort_keys=True, separators=(",", ":"))
+
+
+@lru_cache(maxsize=1 << 16)
+def make_move(
+    type: str,
+    building: str | None = None,
+    payment: Payment | None = None,
+    payments: tuple[Payment, ...] | None = None,
+    good: str | None = None,
+    goods: tuple[str, ...] | None = None,
+    steps: Steps | None = None,
+    times: int | None = None,
+) -> Move:
+    """A shared :class:`Move` for canonical parts (moves are immutable, so one object serves all)."""
+    return Move(type, building, payment, payments, good, goods, steps, times)
+
+
+def parse_move(obj: Move | Mapping[str, Any] | str, catalog: Catalog | None = None) -> Move:
+    """Read a move from a dict or a JSON string and canonicalise it.
+
+    Raises :class:`MalformedMove` for input that is not a move at all: not an object, an unknown
+    ``type``, an unknown building id, unknown or missing fields, wrong value types, negative numbers.
+    """
+    if isinstance(obj, Move):
+        return obj
+    if isinstance(obj, str):
+        try:
+            obj = json.loads(obj)
+        except json.JSONDecodeError as err:
+            raise MalformedMove(f"not a move: the text is not valid JSON ({err.msg})") from err
+    if not isinstance(obj, Mapping):
+        raise MalformedMove("not a move: a move must be a JSON object")
+    catalog = catalog or default_catalog()
+    move_type = obj.get("type")
+    if not isinstance(move_type, str) or move_type not in MOVE_TYPES:
+        raise MalformedMove(
+            f"unknown move type {move_type!r}: a move is a build, a use, a sell or a pass"
+        )
+    if move_type == "pass":
+        _check_fields(obj, {"type"}, set())
+        return make_move("pass")
+
+    building = obj.get("building")
+    if not isinstance(building, str):
+        raise MalformedMove(f"a {move_type} move needs a building id")
+    if building not in catalog.by_id:
+        raise MalformedMove(f"unknown building {building!r}")
+
+    if move_type == "sell":
+        _check_fields(obj, {"type", "building"}, set())
+        return make_move("sell", building)
+    if move_type == "build":
+        _check_fields(obj, {"type", "building", "payment"}, set())
+        return make_move("build", building, payment=_payment(obj["payment"], "payment"))
+
+    fields = CHOICE_FIELDS.get(building, ())
+    optional = set()
+    if building == "weekly_market" and obj.get("times") == 0 and "good" in obj:
+        obj = {k: v for k, v in obj.items() if k != "good"}
+    if building == "weekly_market" and obj.get("times") == 0:
+        optional = {"good"}
+    _check_fields(obj, {"type", "building", *fields} - optional, optional)
+    return make_move(
+        "use",
+        building,
+        payments=_payments(obj["payments"]) if "payments" in obj else None,
+        good=_good(obj["good"], "good") if "good" in obj else None,
+        goods=_goods(obj["goods"]) if "goods" in obj else None,
+        steps=_steps(obj["steps"]) if "steps" in obj else None,
+        times=_count(obj["times"], "times") if "times" in obj else None,
+    )
+
+
+def _check_fields(obj: Mapping[str, Any], required: set[str], optional: set[str]) -> None:
+    keys = set(obj)
+    missing = required - keys
+    if missing:
+        raise MalformedMove(f"the move is missing the field {sorted(missing)[0]!r}")
+    unknown = keys - required - optional
+    if unknown:
+        raise MalformedMove(f"the move has an unknown field {sorted(unknown)[0]!r}")
+
+
+def _count(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedMove(f"{what} must be a whole number, not {value!r}")
+    if value < 0:
+        raise MalformedMove(f"{what} cannot be negative")
+    return value
+
+
+def _good(value: Any, what: str) -> str:
+    if not isinstance(value, str) or value not in GOODS:
+        raise MalformedMove(f"{what} must be one of fish, wood, clay, grain, not {value!r}")
+    return value
+
+
+def _goods(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise MalformedMove("goods must be a list of goods")
+    return tuple(sorted(_good(v, "each of goods") for v in value))
+
+
+def _steps(value: Any) -> Steps:
+    if not isinstance(value, Mapping):
+        raise MalformedMove("steps must be an object of good: count")
+    return tuple(
+        sorted((_good(k, "a steps key"), _count(v, f"steps of {k}")) for k, v in value.items())
+    )
+
+
+def _payment(value: Any, what: str) -> Payment:
+    if not isinstance(value, Mapping):
+        raise MalformedMove(f'{what} must be an object such as {{"clay": {{"left": 2}}}}')
+    entries = []
+    for good, displacement in value.items():
+        _good(good, f"a {what} key")
+        if not isinstance(displacement, Mapping):
+            raise MalformedMove(f"{what} of {good} must be an object with down and/or left")
+        unknown = set(displacement) - {"down", "left"}
+        if unknown:
+            raise MalformedMove(f"{what} of {good} has an unknown field {sorted(unknown)[0]!r}")
+        down = _count(displacement.get("down", 0), f"down of {good}")
+        left = _count(displacement.get("left", 0), f"left of {good}")
+        if down or left:
+            entries.append((good, down, left))
+    return tuple(sorted(entries))
+
+
+def _payments(value: Any) -> tuple[Payment, ...]:
+    if not isinstance(value, list):
+        raise MalformedMove("payments must be a list of payments")
+    payments = [_payment(v, "each payment") for v in value]
+    return tuple(sorted(payments, key=payment_sort_key))

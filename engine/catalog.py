@@ -143,6 +143,11 @@ def catalog_from_data(data: Any) -> Catalog:
     ids = [b.id for b in buildings]
     if len(set(ids)) != len(ids):
         raise ValueError("catalog: building ids must be unique")
+    from .effects import EFFECTS, LOCKED
+
+    unknown = [b.id for b in buildings if b.id not in EFFECTS and b.id not in LOCKED]
+    if unknown:
+        raise ValueError(f"catalog: the rules know no building {unknown[0]!r}")
     if len(buildings) != 31:
         raise ValueError(f"catalog: 31 buildings expected, found {len(buildings)}")
     kinds = [b.cost_kind for b in buildings]

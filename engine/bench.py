@@ -17,11 +17,12 @@ from .rules import apply, legal_moves
 from .state import new_game
 
 
-def _one_repeat(games: int, seed: int) -> tuple[float, float, float]:
+def _one_repeat(games: int, seed: int) -> tuple[float, float, float, float]:
     rng = random.Random(seed)
     clock = time.perf_counter
     legal_time = apply_time = 0.0
     legal_calls = apply_calls = 0
+    slowest: list[float] = []
     start = clock()
     for _ in range(games):
         state = new_game()
@@ -32,11 +33,18 @@ def _one_repeat(games: int, seed: int) -> tuple[float, float, float]:
             state = apply(state, rng.choice(moves))
             t2 = clock()
             legal_time += t1 - t0
+            slowest.append(t1 - t0)
             apply_time += t2 - t1
             legal_calls += 1
             apply_calls += 1
     elapsed = clock() - start
-    return games / elapsed, 1e6 * legal_time / legal_calls, 1e6 * apply_time / apply_calls
+    p99 = statistics.quantiles(slowest, n=100)[98]
+    return (
+        games / elapsed,
+        1e6 * legal_time / legal_calls,
+        1e6 * apply_time / apply_calls,
+        1e6 * p99,
+    )
 
 
 def run_bench(games: int = 20, repeats: int = 5, seed: int = 1) -> str:
@@ -44,12 +52,14 @@ def run_bench(games: int = 20, repeats: int = 5, seed: int = 1) -> str:
     games_per_s = statistics.median(r[0] for r in results)
     legal_us = statistics.median(r[1] for r in results)
     apply_us = statistics.median(r[2] for r in results)
+    legal_p99_us = statistics.median(r[3] for r in results)
     return "\n".join(
         [
-            f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+            f"machine: {platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}",
             f"medians over {repeats} repeats of {games} random games each:",
             f"{games_per_s:.1f} games/s",
-            f"legal_moves: {legal_us:.1f} µs per call",
+            f"legal_moves: {legal_us:.1f} µs per call (99th percentile {legal_p99_us:.0f} µs)",
             f"apply: {apply_us:.1f} µs per call",
         ]
     )

@@ -1,0 +1,415 @@
+"""Load test: many rooms, two players and a spectator each, moving at a set pace over real sockets.
+
+For every move it measures the time from sending ``POST /api/rooms/{id}/moves`` until **all three**
+WebSockets of the room (both players and the spectator) hold a board with the new version. At the end
+it compares every acknowledged move with the room's move log (a move acknowledged but missing is
+*lost*; must be 0) and reports latency percentiles, moves per second, errors, and the server
+processes' CPU time and peak memory.
+
+    .venv/bin/python bench/load.py --rooms 100 --interval 10 --duration 60 --db postgres --processes 2
+    .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --rooms 50     # a running server
+
+By default it starts the server itself (``python -m app``) on free loopback ports, against a fresh
+SQLite file or a fresh PostgreSQL database (``--db postgres``; created with createdb and dropped
+afterwards), with one or two processes. Traffic goes only to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+VERSION_RE = re.compile(rb'data-version="(\d+)"')
+
+
+# --- the servers under test ----------------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes] | None = None
+
+    def cpu_seconds(self) -> float:
+        if not self.process:
+            return float("nan")
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    def memory_kib(self, key: str) -> int:
+        if not self.process:
+            return 0
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+        return 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_servers(database_url: str, processes: int, data_dir: Path) -> list[Server]:
+    servers = []
+    for _ in range(processes):
+        port = free_port()
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "DATA_DIR": str(data_dir),
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+        }
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=open(data_dir / f"server-{port}.log", "wb"),  # noqa: SIM115
+        )
+        server = Server(url=f"http://127.0.0.1:{port}", process=process)
+        wait_healthy(server)
+        servers.append(server)
+    return servers
+
+
+def wait_healthy(server: Server, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process and server.process.poll() is not None:
+            raise RuntimeError(
+                f"the server on {server.url} exited with {server.process.returncode}"
+            )
+        try:
+            if httpx.get(server.url + "/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server on {server.url} did not become healthy")
+
+
+def stop_servers(servers: list[Server]) -> None:
+    for server in servers:
+        if server.process and server.process.poll() is None:
+            server.process.send_signal(signal.SIGINT)
+    for server in servers:
+        if server.process:
+            try:
+                server.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.process.kill()
+
+
+# --- one room: two players and a spectator -------------------------------------------------------
+
+
+@dataclass
+class Room:
+    room_id: str
+    tokens: tuple[str, str]
+    spectator: str
+    servers: tuple[str, str, str]
+    """Which server each socket (seat 0, seat 1, spectator) and each player's requests use."""
+    seen: list[int] = field(default_factory=lambda: [0, 0, 0])
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    acknowledged: dict[int, str] = field(default_factory=dict)
+    """version -> canonical move the server acknowledged."""
+    finished: bool = False
+
+
+@dataclass
+class Results:
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    moves: int = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+async def create_room(client: httpx.AsyncClient, servers: list[Server], index: int) -> Room:
+    host = servers[index % len(servers)].url
+    other = servers[(index + 1) % len(servers)].url
+    created = (await client.post(f"{host}/api/rooms", json={"host_seat": 0})).raise_for_status()
+    data = created.json()
+    invite = data["invite_link"].rsplit("/", 1)[1]
+    claimed = (await client.post(f"{other}/api/invites/{invite}")).raise_for_status().json()
+    spectator = data["spectator_link"].rsplit("/", 1)[1]
+    return Room(
+        room_id=data["room"],
+        tokens=(data["token"], claimed["token"]),
+        spectator=spectator,
+        servers=(host, other, servers[index % len(servers)].url),
+    )
+
+
+async def watch(room: Room, slot: int, token: str, server: str, stop: asyncio.Event) -> None:
+    """Keep one socket open and record the newest board version it received."""
+    url = server.replace("http://", "ws://") + f"/ws/rooms/{room.room_id}?token={token}"
+    while not stop.is_set():
+        try:
+            async with websockets.connect(
+                url,
+                origin=server,
+                max_size=2**22,
+                open_timeout=30,  # type: ignore[arg-type]
+            ) as ws:
+                async for message in ws:
+                    data = message.encode() if isinstance(message, str) else message
+                    found = VERSION_RE.search(data)
+                    if found:
+                        room.seen[slot] = max(room.seen[slot], int(found.group(1)))
+                        room.changed.set()
+                    if stop.is_set():
+                        return
+        except (TimeoutError, OSError, websockets.WebSocketException):
+            if stop.is_set():
+                return
+            await asyncio.sleep(0.5)
+
+
+async def play(
+    room: Room,
+    client: httpx.AsyncClient,
+    interval: float,
+    stop: asyncio.Event,
+    results: Results,
+    rng: random.Random,
+) -> None:
+    """Each ``interval`` (jittered) the player to move makes a random legal move."""
+    await asyncio.sleep(rng.uniform(0, interval))
+    while not stop.is_set() and not room.finished:
+        started = time.monotonic()
+        try:
+            await one_move(room, client, results, rng)
+        except httpx.HTTPError as err:
+            results.error(type(err).__name__)
+        pause = interval - (time.monotonic() - started)
+        await asyncio.sleep(max(0.0, pause * rng.uniform(0.8, 1.2)))
+
+
+async def one_move(
+    room: Room, client: httpx.AsyncClient, results: Results, rng: random.Random
+) -> None:
+    state = await client.get(
+        f"{room.servers[0]}/api/rooms/{room.room_id}",
+        headers={"Authorization": f"Bearer {room.tokens[0]}"},
+    )
+    state.raise_for_status()
+    summary = state.json()
+    if summary["finished"]:
+        room.finished = True
+        return
+    seat = summary["summary"]["to_move"]
+    server = room.servers[seat]
+    auth = {"Authorization": f"Bearer {room.tokens[seat]}"}
+    legal = (await client.get(f"{server}/api/rooms/{room.room_id}/legal", headers=auth)).json()
+    if not legal["moves"]:
+        results.error("no legal moves")
+        return
+    move = rng.choice(legal["moves"])
+    version = legal["version"]
+    body = {"move": move, "version": version, "client_move_id": uuid.uuid4().hex}
+    room.changed.clear()
+    sent = time.perf_counter()
+    answer = await client.post(f"{server}/api/rooms/{room.room_id}/moves", json=body, headers=auth)
+    if answer.status_code != 200:
+        results.error(f"HTTP {answer.status_code}")
+        return
+    new_version = answer.json()["version"]
+    room.acknowledged[new_version] = json.dumps(move, sort_keys=True, separators=(",", ":"))
+    try:
+        while min(room.seen) < new_version:
+            room.changed.clear()
+            if min(room.seen) >= new_version:
+                break
+            await asyncio.wait_for(room.changed.wait(), timeout=30)
+    except TimeoutError:
+        results.error("board not delivered within 30 s")
+        return
+    results.latencies_ms.append(1000 * (time.perf_counter() - sent))
+    results.moves += 1
+
+
+async def count_lost(client: httpx.AsyncClient, rooms: list[Room]) -> tuple[int, int]:
+    """Acknowledged moves missing from the log, and log entries that differ from what was sent."""
+    lost = mismatched = 0
+    for room in rooms:
+        log = await client.get(
+            f"{room.servers[0]}/api/rooms/{room.room_id}/moves",
+            headers={"Authorization": f"Bearer {room.tokens[0]}"},
+        )
+        entries = {m["seq"]: m["move"] for m in log.json()["moves"]}
+        for version, move in room.acknowledged.items():
+            stored = entries.get(version)
+            if stored is None:
+                lost += 1
+            elif json.dumps(stored, sort_keys=True, separators=(",", ":")) != move:
+                mismatched += 1
+    return lost, mismatched
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, object]:
+    rng = random.Random(args.seed)
+    limits = httpx.Limits(max_connections=args.http_connections, max_keepalive_connections=200)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        memory_before = sum(s.memory_kib("VmRSS") for s in servers)
+        rooms = []
+        for start in range(0, args.rooms, 50):
+            batch = range(start, min(args.rooms, start + 50))
+            rooms.extend(await asyncio.gather(*(create_room(client, servers, i) for i in batch)))
+        memory_rooms = sum(s.memory_kib("VmRSS") for s in servers)
+
+        stop = asyncio.Event()
+        watchers = []
+        for room in rooms:
+            for slot, token in enumerate((*room.tokens, room.spectator)):
+                watchers.append(
+                    asyncio.create_task(watch(room, slot, token, room.servers[slot], stop))
+                )
+        await wait_connected(rooms, timeout=120)
+        await asyncio.sleep(1)
+        memory_sockets = sum(s.memory_kib("VmRSS") for s in servers)
+
+        results = Results()
+        cpu_before = [s.cpu_seconds() for s in servers]
+        started = time.monotonic()
+        players = [
+            asyncio.create_task(
+                play(room, client, args.interval, stop, results, random.Random(rng.random()))
+            )
+            for room in rooms
+        ]
+        await asyncio.sleep(args.duration)
+        stop.set()
+        await asyncio.gather(*players, return_exceptions=True)
+        elapsed = time.monotonic() - started
+        cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
+        for task in watchers:
+            task.cancel()
+        await asyncio.gather(*watchers, return_exceptions=True)
+        lost, mismatched = await count_lost(client, rooms)
+
+    latencies = results.latencies_ms
+    sockets = 3 * len(rooms)
+    return {
+        "rooms": len(rooms),
+        "sockets": sockets,
+        "processes": len(servers),
+        "interval_s": args.interval,
+        "duration_s": round(elapsed, 1),
+        "moves": results.moves,
+        "moves_per_s": round(results.moves / elapsed, 1),
+        "p50_ms": round(percentile(latencies, 50), 1),
+        "p95_ms": round(percentile(latencies, 95), 1),
+        "p99_ms": round(percentile(latencies, 99), 1),
+        "mean_ms": round(statistics.fmean(latencies), 1) if latencies else None,
+        "errors": results.errors,
+        "lost": lost,
+        "mismatched": mismatched,
+        "server_cpu_s": [round(c, 1) for c in cpu],
+        "server_cpu_percent": [round(100 * c / elapsed, 1) for c in cpu],
+        "peak_memory_mib": [round(s.memory_kib("VmHWM") / 1024, 1) for s in servers],
+        "memory_per_room_kib": round((memory_rooms - memory_before) / max(1, len(rooms)), 1),
+        "memory_per_socket_kib": round((memory_sockets - memory_rooms) / max(1, sockets), 1),
+    }
+
+
+async def wait_connected(rooms: list[Room], timeout: float) -> None:
+    """Wait until every socket has received its first board (version 0 or later)."""
+    deadline = time.monotonic() + timeout
+    for room in rooms:
+        room.seen = [-1, -1, -1]
+    while time.monotonic() < deadline:
+        if all(min(room.seen) >= 0 for room in rooms):
+            return
+        await asyncio.sleep(0.2)
+    missing = sum(1 for room in rooms for v in room.seen if v < 0)
+    raise RuntimeError(f"{missing} sockets received no board within {timeout} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--url", help="target a running server instead of starting one")
+    parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--processes", type=int, default=1, choices=[1, 2])
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument(
+        "--interval", type=float, default=10.0, help="seconds between moves per room"
+    )
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--http-connections", type=int, default=400)
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
+    args = parser.parse_args()
+
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(
+        resource.RLIMIT_NOFILE, (hard, hard)
+    )  # thousands of sockets, here and in the servers
+
+    workdir = Path(tempfile.mkdtemp(prefix="inland-load-"))
+    database = None
+    if args.url:
+        servers = [Server(url=args.url.rstrip("/"))]
+    else:
+        if args.db == "postgres":
+            database = f"inlandport_load_{os.getpid()}"
+            subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", database], check=True)
+            url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{database}"
+        else:
+            url = f"sqlite:///{workdir / 'load.sqlite3'}"
+        servers = start_servers(url, args.processes, workdir)
+    try:
+        result = asyncio.run(run(args, servers))
+        result["db"] = "external" if args.url else args.db
+    finally:
+        stop_servers(servers)
+        if database:
+            subprocess.run(
+                ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", database],
+                check=False,
+            )
+        shutil.rmtree(workdir, ignore_errors=True)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>22}: {value}")
+    return 0 if result["lost"] == 0 and result["mismatched"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

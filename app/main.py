@@ -1,0 +1,103 @@
+"""`create_app()`: the FastAPI application with its lifespan, routers and static files.
+
+The lifespan opens the database, registers this server process (presence counts the sockets of
+live processes only), keeps its heartbeat going and, on PostgreSQL, listens for the other
+processes' room notifications. Migrations are applied by `python -m app` before start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import secrets
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app import services
+from app.db import engine_for, make_sessionmaker
+from app.guards import RequestGuard
+from app.realtime import Hub, run_periodically
+from app.roomview import RoomView
+from app.routes import api, health, links, ws
+from app.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+Renderer = Callable[[RoomView], str]
+
+
+def _default_renderer() -> Renderer:
+    from app.views import render_board
+
+    return render_board
+
+
+def create_app(settings: Settings | None = None, *, render: Renderer | None = None) -> FastAPI:
+    """The application; `render` draws a board for the sockets (default `app.views.render_board`)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = engine_for(settings)
+        sessions = make_sessionmaker(engine)
+        hub = Hub(asyncio.get_running_loop())
+        process_id = secrets.token_hex(8)
+        app.state.settings = settings
+        app.state.sessionmaker = sessions
+        app.state.hub = hub
+        app.state.process_id = process_id
+        app.state.render = render or _default_renderer()
+
+        def register() -> None:
+            with sessions() as session:
+                services.register_process(session, process_id=process_id)
+
+        def beat() -> None:
+            with sessions() as session:
+                services.heartbeat(session, process_id=process_id)
+
+        def unregister() -> list[str]:
+            with sessions() as session:
+                return services.unregister_process(session, process_id=process_id)
+
+        await asyncio.to_thread(register)
+        tasks = [asyncio.create_task(run_periodically(settings.presence_timeout / 3, beat))]
+        if settings.is_postgres:
+            tasks.append(asyncio.create_task(hub.listen_postgres(settings.resolved_database_url)))
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.to_thread(unregister)
+            engine.dispose()
+
+    app = FastAPI(
+        title="Inland Port",
+        summary="Le Havre: The Inland Port, played live in the browser",
+        lifespan=lifespan,
+    )
+    app.add_middleware(RequestGuard, extra_origins=settings.extra_origins)
+
+    @app.exception_handler(services.RoomNotFound)
+    async def room_not_found(_request: Request, exc: services.RoomNotFound) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    app.include_router(health.router)
+    app.include_router(api.router)
+    app.include_router(links.router)
+    app.include_router(ws.router)
+    if importlib.util.find_spec("app.routes.pages") is not None:
+        from app.routes import pages
+
+        app.include_router(pages.router)
+    static = ROOT / "static"
+    if static.is_dir():
+        app.mount("/static", StaticFiles(directory=static), name="static")
+    return app

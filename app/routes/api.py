@@ -1,0 +1,250 @@
+"""The JSON API: a stable contract for bots, tools and the load test (documented at /docs).
+
+Tokens are the secrets inside the room links, sent as `Authorization: Bearer <token>`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+
+from app import services
+from app.deps import (
+    BaseUrlDep,
+    HubDep,
+    SessionDep,
+    SettingsDep,
+    TokenSeatDep,
+    TokenViewerDep,
+)
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+RoomId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+Token = Annotated[str, Path(min_length=1, max_length=128)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateRoomIn(Strict):
+    host_seat: Literal[0, 1, "random"] = Field(
+        "random", description="the host's seat: 0 moves first, 1 second, or random"
+    )
+
+    @field_validator("host_seat", mode="before")
+    @classmethod
+    def _exactly_an_int_or_random(cls, value: object) -> object:
+        if isinstance(value, bool | float):
+            raise ValueError('host_seat must be 0, 1 or "random"')
+        return value
+
+
+class RoomCreatedOut(BaseModel):
+    room: str
+    seat: int
+    token: str = Field(description="the host's seat token (the secret of the seat link)")
+    seat_link: str
+    invite_link: str
+    spectator_link: str
+    version: int
+
+
+class SeatOut(BaseModel):
+    room: str
+    seat: int
+    token: str
+    seat_link: str
+
+
+class RoomOut(BaseModel):
+    version: int
+    summary: dict[str, Any] = Field(description="the rules summary (SPEC §8)")
+    online: tuple[bool, bool]
+    spectators: int
+    finished: bool
+    result: dict[str, Any] | None = Field(
+        description="once finished: scores, winner (null for a draw), breakdown per seat"
+    )
+
+
+class LegalOut(BaseModel):
+    version: int
+    moves: list[dict[str, Any]]
+
+
+class MoveIn(Strict):
+    move: Any = Field(description="a move object (SPEC §5)")
+    version: StrictInt = Field(ge=0, description="the version of the board the move was chosen on")
+    client_move_id: str = Field(
+        min_length=1,
+        max_length=services.MAX_CLIENT_MOVE_ID,
+        description="the client's id for this move: a retry with the same id applies it once",
+    )
+
+
+class MoveOut(BaseModel):
+    version: int
+    summary: dict[str, Any]
+
+
+class LogMove(BaseModel):
+    seq: int
+    seat: int
+    move: dict[str, Any]
+
+
+class LogOut(BaseModel):
+    moves: list[LogMove]
+
+
+class RematchOut(BaseModel):
+    offered_by: tuple[bool, bool]
+    room: str | None = Field(description="the new room once both players accepted")
+    seat_link: str | None = Field(description="this player's link into the new room")
+
+
+class Problem(BaseModel):
+    detail: str
+
+
+class StaleProblem(Problem):
+    version: int
+    summary: dict[str, Any]
+
+
+@router.post(
+    "/rooms",
+    status_code=201,
+    response_model=RoomCreatedOut,
+    responses={422: {"description": "bad host_seat"}},
+)
+def create_room(body: CreateRoomIn, session: SessionDep, base: BaseUrlDep) -> RoomCreatedOut:
+    """Open a private room. The host gets a seat token and the invite and spectator links."""
+    created = services.create_room(session, host_seat=body.host_seat, base_url=base)
+    return RoomCreatedOut(
+        room=created.room_id,
+        seat=created.seat,
+        token=created.token,
+        seat_link=created.seat_link,
+        invite_link=created.invite_link,
+        spectator_link=created.spectator_link,
+        version=created.version,
+    )
+
+
+@router.post(
+    "/invites/{invite_token}",
+    response_model=SeatOut,
+    responses={404: {"model": Problem}, 409: {"model": Problem}},
+)
+def claim_invite(
+    invite_token: Token, session: SessionDep, base: BaseUrlDep, hub: HubDep
+) -> SeatOut | JSONResponse:
+    """Claim the other seat with an invite token (once; a second claim gets 409)."""
+    try:
+        claimed = services.claim_invite(
+            session, invite_token=invite_token, base_url=base, publisher=hub
+        )
+    except services.InvalidLink as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+    except services.SeatTaken as exc:
+        return JSONResponse({"detail": str(exc), "room": exc.room_id}, status_code=409)
+    return SeatOut(
+        room=claimed.room_id, seat=claimed.seat, token=claimed.token, seat_link=claimed.seat_link
+    )
+
+
+@router.get("/rooms/{room_id}", response_model=RoomOut, responses={403: {"model": Problem}})
+def get_room(
+    room_id: RoomId, viewer: TokenViewerDep, session: SessionDep, settings: SettingsDep
+) -> RoomOut:
+    """The room's version, rules summary, who is online, and the result once finished."""
+    room = services.room_summary(
+        session, room_id=room_id, presence_timeout=settings.presence_timeout
+    )
+    return RoomOut(
+        version=room.version,
+        summary=room.summary,
+        online=room.online,
+        spectators=room.spectators,
+        finished=room.finished,
+        result=room.result,
+    )
+
+
+@router.get("/rooms/{room_id}/legal", response_model=LegalOut, responses={403: {"model": Problem}})
+def get_legal_moves(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep) -> LegalOut:
+    """Every legal move of this seat, canonical and sorted ([] when it is not its turn)."""
+    assert viewer.seat is not None
+    version, moves = services.legal_moves_for(session, room_id=room_id, seat=viewer.seat)
+    return LegalOut(version=version, moves=moves)
+
+
+@router.post(
+    "/rooms/{room_id}/moves",
+    response_model=MoveOut,
+    responses={
+        403: {"model": Problem, "description": "not your turn, or not a seat token"},
+        409: {"model": StaleProblem, "description": "the board changed: current version inside"},
+        422: {"description": "malformed or illegal move; detail is the engine's reason"},
+    },
+)
+def post_move(
+    room_id: RoomId,
+    body: MoveIn,
+    viewer: TokenSeatDep,
+    session: SessionDep,
+    settings: SettingsDep,
+    hub: HubDep,
+) -> MoveOut | JSONResponse:
+    """Make a move on the board at `version`. Retrying with the same `client_move_id` is safe."""
+    try:
+        result = services.submit_move(
+            session,
+            room_id=room_id,
+            seat=viewer.seat,
+            move=body.move,
+            version=body.version,
+            client_move_id=body.client_move_id,
+            publisher=hub,
+        )
+    except services.StaleVersion as exc:
+        room = services.room_summary(
+            session, room_id=room_id, presence_timeout=settings.presence_timeout
+        )
+        return JSONResponse(
+            {"detail": str(exc), "version": room.version, "summary": room.summary},
+            status_code=409,
+        )
+    except services.NotYourTurn as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=403)
+    except services.MoveRefused as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+    return MoveOut(version=result.version, summary=result.summary)
+
+
+@router.get("/rooms/{room_id}/moves", response_model=LogOut, responses={403: {"model": Problem}})
+def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> LogOut:
+    """The move log, oldest first; `{"moves": [m["move"] ...]}` is a replay file for the engine."""
+    return LogOut(moves=[LogMove(**m) for m in services.move_log(session, room_id=room_id)])
+
+
+@router.post(
+    "/rooms/{room_id}/rematch",
+    response_model=RematchOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_rematch(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, base: BaseUrlDep, hub: HubDep
+) -> RematchOut | JSONResponse:
+    """Ask for (or accept) a rematch with the seats swapped; both players must ask."""
+    try:
+        info = services.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
+    except services.RematchRefused as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=409)
+    return RematchOut(offered_by=info.offered_by, room=info.room_id, seat_link=info.seat_link)

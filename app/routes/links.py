@@ -1,0 +1,79 @@
+"""The capability links: `/s/{token}` a seat, `/i/{token}` an invite, `/w/{token}` watching.
+
+Each link remembers its token in an HttpOnly, SameSite=Lax cookie for that room and redirects
+to the table page `/rooms/{room_id}`. An invite already used leaves the browser as a spectator
+of the game; the table page then says the seat is taken. A browser that already holds a seat in
+the room keeps it when it opens the invite again.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app import services
+from app.deps import COOKIE_MAX_AGE, BaseUrlDep, HubDep, SessionDep, cookie_name
+
+router = APIRouter(include_in_schema=False)
+
+
+def _remember(request: Request, room_id: str, token: str) -> Response:
+    response = RedirectResponse(f"/rooms/{room_id}", status_code=303)
+    response.set_cookie(
+        cookie_name(room_id),
+        token,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+def _invalid(message: str = "This link is not valid.") -> HTMLResponse:
+    body = (
+        "<!doctype html><html lang=en><meta charset=utf-8><title>Inland Port</title>"
+        f"<main><h1>{escape(message)}</h1><p><a href='/'>Start a new game</a></p></main></html>"
+    )
+    return HTMLResponse(body, status_code=404)
+
+
+@router.get("/s/{token}")
+def open_seat_link(token: str, request: Request, session: SessionDep) -> Response:
+    """A player's personal seat link: sit down again from any browser."""
+    viewer = services.resolve_token(session, token=token)
+    if viewer is None or viewer.kind != "seat":
+        return _invalid()
+    return _remember(request, viewer.room_id, token)
+
+
+@router.get("/w/{token}")
+def open_spectator_link(token: str, request: Request, session: SessionDep) -> Response:
+    """A spectator link: watch the game, read-only."""
+    viewer = services.resolve_token(session, token=token)
+    if viewer is None or viewer.kind != "spectator":
+        return _invalid()
+    return _remember(request, viewer.room_id, token)
+
+
+@router.get("/i/{token}")
+def open_invite_link(
+    token: str, request: Request, session: SessionDep, base: BaseUrlDep, hub: HubDep
+) -> Response:
+    """An invite: the first browser to open it takes the free seat; later ones watch."""
+    viewer = services.resolve_token(session, token=token)
+    if viewer is None or viewer.kind != "invite":
+        return _invalid()
+    held = request.cookies.get(cookie_name(viewer.room_id))
+    if held:
+        current = services.resolve_token(session, token=held)
+        if current is not None and current.room_id == viewer.room_id and current.kind == "seat":
+            return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
+    try:
+        claimed = services.claim_invite(session, invite_token=token, base_url=base, publisher=hub)
+    except services.SeatTaken:
+        return _remember(request, viewer.room_id, token)
+    return _remember(request, claimed.room_id, claimed.token)

@@ -1,0 +1,218 @@
+"""`/ws/rooms/{room_id}`: one socket per open page, carrying that viewer's board as HTML.
+
+Authentication: the room's cookie (set by the link routes) or `?token=`. The handshake's
+Origin must be this server's (or an allowed one); otherwise the socket is refused.
+
+Server to client: text frames of HTML from `app.views.render_board` — an htmx fragment whose
+root element has `id="board"`, `data-version="V"` and `hx-swap-oob` — sent on connect and after
+every change of the room (a move, a seat claimed, presence, a rematch).
+
+Client to server (optional; the pages may post moves over HTTP instead): a JSON object with
+`move` (object, or its JSON text), `version` and `client_move_id` — the htmx ws extension's
+`ws-send` form values are accepted as they come (strings). A refused move gets back
+`<div id="move-error" hx-swap-oob="true" role="alert">reason</div>`, and the fresh board
+when the version was stale. Messages are limited to 8 KiB and to 100 per 20 seconds per
+connection; beyond that the socket is closed with a policy-violation (or too-big) code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from collections import deque
+from html import escape
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette import status
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketDisconnect
+
+from app import services
+from app.deps import base_url, cookie_name, get_hub, get_renderer, get_sessionmaker, get_settings
+from app.guards import origin_allowed
+from app.realtime import RoomSocket
+from app.roomview import Viewer
+
+router = APIRouter()
+
+MAX_MESSAGE_BYTES = 8 * 1024
+RATE_LIMIT = 100
+RATE_WINDOW = 20.0
+SEND_TIMEOUT = 10.0
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
+    settings = get_settings(websocket)
+    if not origin_allowed(websocket.scope["headers"], settings.extra_origins):
+        await websocket.close(code=status.WS_1008_POLICY_VIOLATION, reason="origin not allowed")
+        return
+    token = token or websocket.cookies.get(cookie_name(room_id))
+    viewer = await run_in_threadpool(_resolve, websocket, token) if token else None
+    if viewer is None or viewer.room_id != room_id:
+        await websocket.close(code=status.WS_1008_POLICY_VIOLATION, reason="no access to room")
+        return
+    await websocket.accept()
+    await _serve(websocket, viewer)
+
+
+def _resolve(websocket: WebSocket, token: str) -> Viewer | None:
+    with get_sessionmaker(websocket)() as session:
+        return services.resolve_token(session, token=token)
+
+
+async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
+    hub = get_hub(websocket)
+    sessions = get_sessionmaker(websocket)
+    process_id: str = websocket.app.state.process_id
+    connection_id = secrets.token_hex(16)
+    socket = RoomSocket(websocket, viewer)
+    hub.join(viewer.room_id, socket)
+
+    def opened() -> None:
+        with sessions() as session:
+            services.connection_opened(
+                session, connection_id=connection_id, process_id=process_id, viewer=viewer
+            )
+
+    def closed() -> None:
+        with sessions() as session:
+            services.connection_closed(session, connection_id=connection_id, room_id=viewer.room_id)
+
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        await run_in_threadpool(opened)
+        hub.room_changed(viewer.room_id, None)
+        tasks = [
+            asyncio.create_task(_send_boards(socket)),
+            asyncio.create_task(_receive(socket)),
+            asyncio.create_task(_wait_dropped(socket)),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        hub.leave(viewer.room_id, socket)
+        await asyncio.shield(run_in_threadpool(closed))
+        hub.room_changed(viewer.room_id, None)
+
+
+def _render(websocket: WebSocket, viewer: Viewer) -> str:
+    settings = get_settings(websocket)
+    with get_sessionmaker(websocket)() as session:
+        view = services.load_room_view(
+            session,
+            viewer=viewer,
+            base_url=base_url(websocket),
+            presence_timeout=settings.presence_timeout,
+        )
+    return get_renderer(websocket)(view)
+
+
+async def _send_boards(socket: RoomSocket) -> None:
+    """The full board now, then again after every wake-up; a stuck client is dropped."""
+    socket.wake()
+    while True:
+        await socket.next_wakeup()
+        html = await run_in_threadpool(_render, socket.websocket, socket.viewer)
+        try:
+            async with socket.send_lock:
+                await asyncio.wait_for(socket.websocket.send_text(html), SEND_TIMEOUT)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            return
+
+
+async def _wait_dropped(socket: RoomSocket) -> None:
+    await socket.dropped.wait()
+    await _close(socket.websocket, status.WS_1013_TRY_AGAIN_LATER, "too far behind")
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(RuntimeError):  # already closed by the other side
+        await websocket.close(code=code, reason=reason)
+
+
+async def _receive(socket: RoomSocket) -> None:
+    """Read the client's messages, enforcing the size and rate limits."""
+    websocket = socket.websocket
+    recent: deque[float] = deque()
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        now = time.monotonic()
+        recent.append(now)
+        while recent and recent[0] < now - RATE_WINDOW:
+            recent.popleft()
+        if len(recent) > RATE_LIMIT:
+            await _close(websocket, status.WS_1008_POLICY_VIOLATION, "too many messages")
+            return
+        data = message.get("text")
+        if data is None:
+            data = (message.get("bytes") or b"").decode("utf-8", "replace")
+        if len(data.encode()) > MAX_MESSAGE_BYTES:
+            await _close(websocket, status.WS_1009_MESSAGE_TOO_BIG, "message too big")
+            return
+        reply, resync = await run_in_threadpool(_handle_message, socket, data)
+        if resync:
+            socket.wake()
+        if reply:
+            async with socket.send_lock:
+                await websocket.send_text(reply)
+
+
+def _error_fragment(reason: str) -> str:
+    return f'<div id="move-error" hx-swap-oob="true" role="alert">{escape(reason)}</div>'
+
+
+def _parse_move_message(data: str) -> tuple[Any, int, str] | str:
+    """(move, version, client_move_id) from a message, or the reason it is not a move."""
+    try:
+        message = json.loads(data)
+    except ValueError:
+        return "Messages must be JSON objects."
+    if not isinstance(message, dict) or "move" not in message:
+        return "A message needs a move, a version and a client_move_id."
+    move = message["move"]
+    version = message.get("version")
+    client_move_id = message.get("client_move_id")
+    if isinstance(version, str) and version.isdigit():
+        version = int(version)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        return "version must be a whole number."
+    if not isinstance(client_move_id, str) or not client_move_id:
+        return "client_move_id must be a non-empty string."
+    return move, version, client_move_id
+
+
+def _handle_message(socket: RoomSocket, data: str) -> tuple[str | None, bool]:
+    """Apply a move sent over the socket: (an error fragment or None, whether to resend the board).
+
+    Runs in a worker thread; a successful move reaches this socket through the hub like any other.
+    """
+    parsed = _parse_move_message(data)
+    if isinstance(parsed, str):
+        return _error_fragment(parsed), False
+    move, version, client_move_id = parsed
+    hub = get_hub(socket.websocket)
+    with get_sessionmaker(socket.websocket)() as session:
+        try:
+            services.submit_move(
+                session,
+                room_id=socket.viewer.room_id,
+                seat=socket.viewer.seat if socket.viewer.kind == "seat" else None,
+                move=move,
+                version=version,
+                client_move_id=client_move_id,
+                publisher=hub,
+            )
+        except services.StaleVersion as exc:
+            return _error_fragment(str(exc)), True
+        except services.ServiceError as exc:
+            return _error_fragment(str(exc)), False
+    return None, False

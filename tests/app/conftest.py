@@ -1,0 +1,137 @@
+"""Fixtures for the server tests: every database test runs on SQLite and on PostgreSQL.
+
+PostgreSQL comes from TEST_DATABASE_URL (CI sets it); without it a fresh database is created on
+127.0.0.1 with `createdb` when the server answers. Missing PostgreSQL fails the run when CI=true
+and skips those tests otherwise. Tables are emptied between tests; before that, every room in
+the database is checked: replaying its move log must reproduce its stored snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select, text
+from sqlalchemy.engine import Engine
+
+import engine
+from app.main import create_app
+from app.migrate import upgrade
+from app.models import Move, Room
+from app.roomview import RoomView
+from app.settings import Settings
+
+IN_CI = os.environ.get("CI") == "true"
+TABLES = ("connections", "server_processes", "rematch_offers", "moves", "links", "seats", "rooms")
+
+
+def _postgres_unavailable(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"PostgreSQL is required in CI: {reason}")
+    pytest.skip(f"PostgreSQL not available: {reason}")
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    url = os.environ.get("TEST_DATABASE_URL")
+    created = None
+    if not url:
+        if shutil.which("createdb") is None:
+            _postgres_unavailable("TEST_DATABASE_URL is unset and createdb is missing")
+        name = f"inlandport_test_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+        done = subprocess.run(
+            ["createdb", "-h", "127.0.0.1", "-U", "postgres", name], capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            _postgres_unavailable(done.stderr.strip())
+        created, url = name, f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    try:
+        upgrade(url)
+    except Exception as exc:
+        _postgres_unavailable(str(exc))
+    yield url
+    if created:
+        subprocess.run(
+            ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--force", "--if-exists", created],
+            capture_output=True,
+        )
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "template.sqlite3"
+    upgrade(f"sqlite:///{path}")
+    return path
+
+
+def check_snapshots(db: Engine) -> None:
+    """Replaying each room's log reproduces the room's stored snapshot and version."""
+    with db.connect() as connection:
+        rooms = connection.execute(select(Room.id, Room.version, Room.snapshot)).all()
+        for room_id, version, snapshot in rooms:
+            moves = connection.scalars(
+                select(Move.move).where(Move.room_id == room_id).order_by(Move.seq)
+            ).all()
+            assert len(moves) == version, room_id
+            state = engine.replay([json.loads(m) for m in moves])
+            assert engine.summary(state) == json.loads(snapshot), room_id
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated, empty database on each backend."""
+    if request.param == "sqlite":
+        path = tmp_path / "test.sqlite3"
+        shutil.copy(request.getfixturevalue("sqlite_template"), path)
+        url = f"sqlite:///{path}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+        _truncate(url)
+    yield url
+    db = create_engine(url)
+    try:
+        check_snapshots(db)
+    finally:
+        db.dispose()
+
+
+def _truncate(url: str) -> None:
+    db = create_engine(url)
+    with db.begin() as connection:
+        connection.execute(text(f"TRUNCATE {', '.join(TABLES)} CASCADE"))
+    db.dispose()
+
+
+def fallback_render(view: RoomView) -> str:
+    return f'<div id="board" data-version="{view.version}" hx-swap-oob="true"></div>'
+
+
+def board_renderer() -> Callable[[RoomView], str]:
+    try:
+        from app.views import render_board
+    except ImportError:
+        return fallback_render
+    return render_board
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(database_url=database_url, data_dir=tmp_path)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings, render=board_renderer())) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def is_postgres(database_url: str) -> bool:
+    return database_url.startswith("postgresql")

@@ -1,0 +1,73 @@
+"""Small helpers for driving rooms through the JSON API in tests."""
+
+from __future__ import annotations
+
+import random
+import re
+import uuid
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def token_of(link: str) -> str:
+    return link.rsplit("/", 1)[1]
+
+
+def new_room(client: TestClient, host_seat: int | str = 0) -> dict[str, Any]:
+    """A room with both seats claimed: {"room", "tokens": {seat: token}, "spectator", ...}."""
+    response = client.post("/api/rooms", json={"host_seat": host_seat})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    claimed = client.post(f"/api/invites/{token_of(created['invite_link'])}")
+    assert claimed.status_code == 200, claimed.text
+    guest = claimed.json()
+    return {
+        **created,
+        "tokens": {created["seat"]: created["token"], guest["seat"]: guest["token"]},
+        "spectator": token_of(created["spectator_link"]),
+    }
+
+
+def pick(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random action, selling only when nothing else is possible (games then always end)."""
+    actions = [m for m in moves if m["type"] != "sell"]
+    return rng.choice(actions or moves)
+
+
+def play(client: TestClient, room: dict[str, Any], count: int, seed: int = 1) -> int:
+    """Play `count` moves (or until the end) with random legal actions; returns the version."""
+    rng = random.Random(seed)
+    state = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["tokens"][0])).json()
+    version = state["version"]
+    for _ in range(count):
+        if state["summary"]["finished"]:
+            break
+        seat = state["summary"]["to_move"]
+        headers = bearer(room["tokens"][seat])
+        legal = client.get(f"/api/rooms/{room['room']}/legal", headers=headers).json()
+        move = pick(legal["moves"], rng)
+        response = client.post(
+            f"/api/rooms/{room['room']}/moves",
+            json={"move": move, "version": version, "client_move_id": uuid.uuid4().hex},
+            headers=headers,
+        )
+        assert response.status_code == 200, response.text
+        state = response.json()
+        version = state["version"]
+    return version
+
+
+def board_version(html: str) -> int:
+    """The data-version of a board fragment's root element (which must be id="board")."""
+    root = re.match(r"\s*<(\w+)([^>]*)>", html)
+    assert root is not None, html[:200]
+    attributes = root.group(2)
+    assert re.search(r'\bid="board"', attributes), attributes
+    found = re.search(r'\bdata-version="(\d+)"', attributes)
+    assert found is not None, attributes
+    return int(found.group(1))

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .arena import add_arena_command
 from .catalog import Catalog, default_catalog, load_catalog
 from .rules import apply, legal_moves
 from .state import GameState, new_game, scores, summary_json
@@ -144,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeats", type=int, default=5)
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(run=cmd_bench)
+    add_arena_command(sub)
     return parser
 
 

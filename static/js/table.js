@@ -1,0 +1,136 @@
+/* The table page's small helpers. The server decides everything; this file only
+ * - shows the connection state and makes sure every closed socket comes back,
+ * - keeps the action panel in step with the board,
+ * - copies links, steps the number fields, and moves focus for keyboard users.
+ */
+(function () {
+  "use strict";
+
+  // htmx-ext-ws reconnects by itself only after close codes 1006, 1011, 1012 and 1013.
+  var AUTO_RECONNECT = [1006, 1011, 1012, 1013];
+  var retries = 0;
+
+  function connection(state, text) {
+    var el = document.getElementById("connection");
+    if (!el) return;
+    el.dataset.state = state;
+    var label = el.querySelector(".connection-text");
+    if (label) label.textContent = text;
+    document.body.classList.toggle("is-offline", state !== "live");
+  }
+
+  function reconnectDelay(attempt) {
+    var ceiling = Math.min(10000, 500 * Math.pow(2, attempt));
+    return ceiling / 2 + Math.random() * ceiling / 2;
+  }
+
+  document.addEventListener("htmx:wsConnecting", function () {
+    if (document.getElementById("connection").dataset.state !== "live") {
+      connection("connecting", retries ? "Reconnecting…" : "Connecting…");
+    }
+  });
+
+  document.addEventListener("htmx:wsOpen", function () {
+    retries = 0;
+    connection("live", "Live");
+  });
+
+  document.addEventListener("htmx:wsClose", function (evt) {
+    connection("reconnecting", "Reconnecting…");
+    var code = evt.detail.event && evt.detail.event.code;
+    var wrapper = evt.detail.socketWrapper;
+    retries += 1;
+    if (AUTO_RECONNECT.indexOf(code) === -1 && wrapper && document.getElementById("room")) {
+      // Any other close (a server restart's 1001, a policy close, a clean 1000) comes back too.
+      setTimeout(function () { wrapper.reconnect(); }, reconnectDelay(retries));
+    }
+  });
+
+  // A page brought back from the back-forward cache has a dead socket: load it fresh.
+  window.addEventListener("pageshow", function (evt) {
+    if (evt.persisted && document.getElementById("room")) window.location.reload();
+  });
+
+  // Keep the panel in step with the board: when a new version arrives, ask again.
+  function syncPanel() {
+    var board = document.getElementById("board");
+    var card = document.querySelector("#panel .panel-card[data-version]");
+    if (!board || !card || card.dataset.version === board.dataset.version) return;
+    var form = document.getElementById("choice-form");
+    if (form) {
+      htmx.trigger(form, "refresh");
+    } else if (card.dataset.building) {
+      htmx.ajax("GET", "/rooms/" + board.dataset.room + "/panel?building=" +
+        encodeURIComponent(card.dataset.building), { target: "#panel", swap: "innerHTML" });
+    }
+  }
+  document.addEventListener("htmx:wsAfterMessage", syncPanel);
+
+  // Opening a building's panel moves focus to it (keyboard and screen-reader users).
+  document.addEventListener("htmx:afterSwap", function (evt) {
+    if (!evt.detail || !evt.detail.target || evt.detail.target.id !== "panel") return;
+    var trigger = evt.detail.requestConfig && evt.detail.requestConfig.elt;
+    var fromTable = trigger && trigger.closest && trigger.closest("#board");
+    var fromPanelForm = trigger && trigger.closest && trigger.closest(".confirm-form, .sell-panel-form");
+    if (fromTable || fromPanelForm) {
+      var title = document.getElementById("panel-title");
+      if (title) title.focus({ preventScroll: !window.matchMedia("(max-width: 900px)").matches });
+    }
+    document.body.classList.toggle("panel-open", !!document.querySelector("#panel .panel-card:not(.panel-empty)"));
+  });
+
+  document.addEventListener("click", function (evt) {
+    var target = evt.target;
+    if (!(target instanceof Element)) return;
+
+    var copy = target.closest("[data-copy]");
+    if (copy) {
+      var field = document.querySelector(copy.getAttribute("data-copy"));
+      if (!field) return;
+      field.select();
+      var done = function () {
+        copy.textContent = "Copied";
+        setTimeout(function () { copy.textContent = "Copy"; }, 1600);
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(field.value).then(done, function () {
+          document.execCommand("copy");
+          done();
+        });
+      } else {
+        document.execCommand("copy");
+        done();
+      }
+      return;
+    }
+
+    var step = target.closest("[data-step-for]");
+    if (step) {
+      var input = document.getElementById(step.getAttribute("data-step-for"));
+      if (!input) return;
+      var delta = parseInt(step.getAttribute("data-step"), 10);
+      var value = (parseInt(input.value, 10) || 0) + delta;
+      var min = parseInt(input.min || "0", 10);
+      var max = parseInt(input.max || "99", 10);
+      input.value = String(Math.max(min, Math.min(max, value)));
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      return;
+    }
+
+    if (target.closest("[data-close-panel]")) {
+      var panel = document.getElementById("panel");
+      var empty = document.getElementById("panel-empty-template");
+      if (panel && empty) {
+        panel.innerHTML = empty.innerHTML;
+        document.body.classList.remove("panel-open");
+      }
+    }
+  });
+
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key === "Escape" && document.body.classList.contains("panel-open")) {
+      var close = document.querySelector("#panel [data-close-panel]");
+      if (close) close.click();
+    }
+  });
+})();

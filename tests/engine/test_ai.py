@@ -13,7 +13,7 @@ import pytest
 from engine import GameState, IllegalMove, apply, from_summary, legal_moves, new_game, scores
 from engine.ai import LEVELS, choose_move, make_bot
 from engine.ai.strong import search
-from engine.arena import ArenaSetup, play_game, report, wilson_interval
+from engine.arena import ArenaSetup, play_game, play_games, report, wilson_interval
 from engine.cli import main
 
 LAST_TURN = 71
@@ -78,6 +78,14 @@ def test_normal_beats_easy() -> None:
 def test_the_same_seed_gives_the_same_game() -> None:
     setup = ArenaSetup(a="easy", b="easy", seed=11, budget_s=None, iterations=None)
     assert play_game(setup, 0).scores == play_game(setup, 0).scores
+
+
+def test_worker_processes_play_the_same_games() -> None:
+    setup = ArenaSetup(a="easy", b="normal", seed=2, budget_s=None, iterations=None)
+    alone = [(r.index, r.a_seat, r.scores) for r in play_games(setup, 2, workers=1)]
+    pooled = [(r.index, r.a_seat, r.scores) for r in play_games(setup, 2, workers=2)]
+    assert pooled == alone
+    assert [seat for _, seat, _ in alone] == [0, 1]
 
 
 def test_easy_never_sells() -> None:

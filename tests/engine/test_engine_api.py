@@ -159,3 +159,59 @@ def test_pass_event() -> None:
     state = position(player(0, nothing))
     _after, events = apply_with_events(state, {"type": "pass"})
     assert [e.to_json() for e in events] == [{"kind": "pass", "seat": 0}]
+
+
+def test_missing_cells_from_the_catalog(tmp_path: Path) -> None:
+    """A catalog board without cell (1,2): a gain onto it is lost, a payment cannot end on it."""
+    data = catalog_data()
+    data["warehouse"]["missing_cells"] = [[1, 2]]
+    catalog = load_catalog(write_catalog(tmp_path, data))
+    seat0 = player(3, {"grain": (0, 1), "wood": (1, 4)}, {"farm": 1})
+    state = from_summary({"turn": 64, "players": [seat0, player(3)]}, catalog)
+    # farm at age 1: grain UR x1 from (0,1) onto (1,2): lost.
+    after = summary(apply(state, '{"building":"farm","type":"use"}'))
+    assert after["players"][0]["goods"]["grain"] == [0, 1]
+    # kiln costs 2 wood: L2 from (1,4) would end on (1,2); D1 ends on (0,4).
+    builds = {m.canonical for m in legal_moves(state) if m.building == "kiln"}
+    assert '{"building":"kiln","payment":{"wood":{"down":1}},"type":"build"}' in builds
+    assert '{"building":"kiln","payment":{"wood":{"left":2}},"type":"build"}' not in builds
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["players"][0]["goods"].update(fish=[6, 0]),
+        lambda d: d["players"][0]["goods"].update(fish=[0, -1]),
+        lambda d: d["players"][0].update(francs=-1),
+        lambda d: d["players"][0]["buildings"].update(castle=0),
+        lambda d: d["players"][0]["buildings"].update(kiln=5),
+        lambda d: d["players"][0]["buildings"].update(kiln=None),
+        lambda d: d["players"][0]["buildings"].update(town_hall=2),
+        lambda d: (
+            d["players"][0]["buildings"].update(kiln=1),
+            d["players"][1]["buildings"].update(kiln=1),
+        ),
+        lambda d: d.update(turn=73),
+        lambda d: d.update(turn=-1),
+        lambda d: d["players"].pop(),
+    ],
+    ids=[
+        "row-off-board",
+        "negative-column",
+        "negative-francs",
+        "unknown-building",
+        "age-5",
+        "wheel-building-without-age",
+        "locked-building-with-age",
+        "owned-twice",
+        "turn-73",
+        "turn-negative",
+        "one-player",
+    ],
+)
+def test_from_summary_rejects_impossible_positions(change: Any) -> None:
+    """Bad input gets a clear error: a ValueError, never a position that cannot exist."""
+    data = {"turn": 64, "players": [player(3), player(3)]}
+    change(data)
+    with pytest.raises(ValueError):
+        from_summary(data)

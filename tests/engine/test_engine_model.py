@@ -83,17 +83,17 @@ def test_random_positions_follow_the_model(data: dict[str, Any], seed: int) -> N
     compare_moves(state, sample)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_games_follow_the_model(seed: int) -> None:
-    """Whole games, every listed move of every position applied in both."""
+    """Whole games; at every position up to 20 listed moves are applied in both."""
     rng = random.Random(seed)
     state = new_game()
     model = summary(state)
     while not model["finished"]:
         listed = engine_legal(state)
         assert listed == spec_model.legal_moves(model)
-        compare_moves(state, listed if len(listed) <= 30 else rng.sample(listed, 30))
+        compare_moves(state, listed if len(listed) <= 20 else rng.sample(listed, 20))
         sells = [m for m in listed if '"type":"sell"' in m]
         actions = [m for m in listed if m not in sells]
         move = rng.choice(sells) if sells and rng.randrange(8) == 0 else rng.choice(actions)

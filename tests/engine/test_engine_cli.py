@@ -169,3 +169,16 @@ def test_replay_with_a_catalog_relative_to_the_current_directory(tmp_path: Path)
     result = run_engine("replay", str(path), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert [p["francs"] for p in json.loads(result.stdout)["players"]] == [7, 7]
+
+
+def test_replay_trace_of_a_golden_game(tmp_path: Path) -> None:
+    """The command line and the API agree over a whole recorded game, sells included."""
+    game = json.loads((Path(__file__).resolve().parent / "golden" / "game-1.json").read_text())
+    path = write_moves(tmp_path / "game.json", game["moves"])
+    result = run_engine("replay", str(path), "--trace", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [json.loads(line) for line in lines] == [p["summary"] for p in game["positions"]]
+    assert lines[-1] == json.dumps(
+        game["positions"][-1]["summary"], sort_keys=True, separators=(",", ":")
+    )

@@ -36,6 +36,12 @@ def test_no_francs_no_use_of_the_opponent_building() -> None:
     assert summary(state) == before
 
 
+def test_the_4_plus_franc_cannot_pay_the_fee() -> None:
+    """The fee is paid before the bonus: with 0 francs even a 4+ building is out of reach."""
+    state = position(player(0), player(3, {}, {"shipping_line": 4}))
+    assert moves_for(state, "use", "shipping_line") == set()
+
+
 def test_business_office_in_4_plus_rulebook_example() -> None:
     """Rulebook: Max uses Emma's Business Office in sector 4+: he pays Emma 1 franc, moves his
     four goods DL and collects 4 x 5 = 20 francs plus 1 bonus franc.

@@ -116,6 +116,12 @@ class Mat:
     tiles: tuple[Tile, ...]
     locked: tuple[Tile, ...]
 
+    @property
+    def warehouse_label(self) -> str:
+        """What a screen reader says for the warehouse grid."""
+        goods = ", ".join(f"{c.good} {c.amount}" for c in self.counters)
+        return f"Warehouse of {self.name}: {goods}"
+
 
 def _polar(radius: float, degrees: float) -> tuple[float, float]:
     angle = math.radians(degrees)

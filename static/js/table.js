@@ -19,10 +19,13 @@
     document.body.classList.toggle("is-offline", state !== "live");
   }
 
+  // Back off, but never wait more than 5 s between two attempts (the extension's own default
+  // grows to a minute): a restarted server should see its players back within seconds.
   function reconnectDelay(attempt) {
-    var ceiling = Math.min(10000, 500 * Math.pow(2, attempt));
+    var ceiling = Math.min(5000, 500 * Math.pow(2, attempt));
     return ceiling / 2 + Math.random() * ceiling / 2;
   }
+  htmx.config.wsReconnectDelay = reconnectDelay;
 
   document.addEventListener("htmx:wsConnecting", function () {
     if (document.getElementById("connection").dataset.state !== "live") {

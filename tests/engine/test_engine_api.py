@@ -127,11 +127,10 @@ def test_game_state_attributes() -> None:
     assert list(state.supply) == summary(state)["supply"]
 
 
-def test_player_state_amount() -> None:
-    """docs/engine-api.md: PlayerState.amount(good) -> goods on the counter's cell (3 x row + col)."""
+def test_state_amount() -> None:
+    """docs/engine-api.md: GameState.amount(seat, good) -> goods on the counter's cell (3 x row + col)."""
     state = position(player(4, {"fish": (1, 2), "wood": (5, 5)}))
-    me = state.players[0]
-    assert [me.amount(g) for g in ("fish", "wood", "clay", "grain")] == [5, 20, 3, 1]
+    assert [state.amount(0, g) for g in ("fish", "wood", "clay", "grain")] == [5, 20, 3, 1]
 
 
 def test_events_of_build_sell_pass_and_round_end() -> None:

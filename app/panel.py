@@ -412,7 +412,8 @@ def build_panel(
     if viewer_seat is None:
         return replace(panel, blocked="You are watching this game.")
     if building_id not in state.supply and owner is None:
-        return replace(panel, blocked=present.coming_in(building.letter).capitalize() + ".")
+        arrives = present.coming_in(building.letter)
+        return replace(panel, blocked=arrives[0].upper() + arrives[1:] + ".")
     if state.to_move != viewer_seat:
         who = present.seat_name(state.to_move)
         return replace(panel, blocked=f"It is {who}'s turn: you can act when it is yours.")

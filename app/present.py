@@ -119,25 +119,28 @@ def cost_text(cost: Mapping[str, int]) -> str:
 def shortfall(cost: Mapping[str, int], have: Mapping[str, int]) -> str | None:
     """Why a cost cannot be paid, e.g. 'needs 2 clay, you have 1'; None when it can be covered.
 
-    Food is fish and grain together; francs come from the player's francs.
+    Food is fish and grain together; francs come from the player's francs. Several missing
+    goods read 'needs 2 wood and 2 clay, you have 1 wood and 1 clay'.
     """
-    missing = []
-    for good, need in cost.items():
-        if good == "food":
-            owned = have.get("fish", 0) + have.get("grain", 0)
-            label = "food (fish + grain)"
-        elif good == "francs":
-            owned = have.get("francs", 0)
-            label = "francs" if need != 1 else "franc"
-            if need > owned:
-                missing.append(f"needs {francs(need)}, you have {owned}")
+    needs: list[str] = []
+    owns: list[str] = []
+    for good in (*GOODS, "food", "francs"):
+        need = cost.get(good, 0)
+        food = have.get("fish", 0) + have.get("grain", 0)
+        owned = food if good == "food" else have.get(good, 0)
+        if need <= owned:
             continue
+        if good == "francs":
+            needs.append(francs(need))
+            owns.append(str(owned))
         else:
-            owned = have.get(good, 0)
-            label = good
-        if need > owned:
-            missing.append(f"needs {need} {label}, you have {owned}")
-    return "; ".join(missing) if missing else None
+            needs.append(f"{need} {good}")
+            owns.append(f"{owned} {good}")
+    if not needs:
+        return None
+    if len(needs) == 1:
+        return f"needs {needs[0]}, you have {owns[0].split()[0]}"
+    return f"needs {' and '.join(needs)}, you have {' and '.join(owns)}"
 
 
 def payment_steps(payment: Mapping[str, Mapping[str, int]]) -> str:
@@ -212,7 +215,8 @@ def _choice_text(building: str, choice: Mapping[str, Any]) -> str | None:
         if not goods:
             return "moved no goods"
         verb = USE_MOVES_VERB.get(building, "")
-        return f"moved {', '.join(goods)} {verb}".rstrip()
+        ordered = sorted(goods, key=lambda g: GOODS.index(g) if g in GOODS else len(GOODS))
+        return f"moved {', '.join(ordered)} {verb}".rstrip()
     steps = choice.get("steps")
     if steps:
         return "steps: " + ", ".join(f"{g} ×{steps[g]}" for g in GOODS if steps.get(g))
@@ -283,7 +287,7 @@ def _describe_use(event: Mapping[str, Any], building_name: Mapping[str, str] | A
     if choice:
         parts.append(choice)
     paid = event.get("paid") or {}
-    if any(paid.values()):
+    if any(paid.values()) and building not in USE_MOVES_VERB:
         parts.append(f"paid {goods_amounts(paid)}")
     gained = event.get("gained") or {}
     if any(gained.values()):

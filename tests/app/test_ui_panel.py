@@ -40,7 +40,7 @@ def form_for(key: tuple[tuple[str, str], ...]) -> dict[str, str]:
 
 def random_positions(count: int) -> list[engine.GameState]:
     rng = random.Random(3)
-    found = []
+    found: list[engine.GameState] = []
     state = engine.new_game()
     while len(found) < count:
         if engine.is_finished(state):

@@ -30,9 +30,9 @@ def test_complete_game_ends_with_the_engine_scores(server: Server, browser: Brow
         total = engine.new_game().catalog.total_actions
         while version < total:
             assert time.monotonic() - started < GAME_SECONDS, f"stuck at version {version}"
-            state = room_state(server.url, room, host.token())
-            mover = players[state.to_move]
-            mover.wait_version(version)
+            host.wait_version(version)
+            guest.wait_version(version)
+            mover = players[int(host.page.locator("#board").get_attribute("data-to-move") or 0)]
             mover.play_any(rng)
             version += 1
             if version in (12, 40):

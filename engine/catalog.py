@@ -46,9 +46,16 @@ class Building:
     value: int | ComputedValue
     dock_symbol: bool
     name_cs: str
+    names: tuple[tuple[str, str], ...] = ()
+    """The printed name in other languages, as sorted ``(language, name)`` pairs (``"cs"``, ``"pt"``)."""
 
     def cost_of(self, key: str) -> int:
         return dict(self.cost).get(key, 0)
+
+    def name_in(self, language: str) -> str:
+        """The name in ``language`` (``"cs"``, ``"pt"``; ``"pt_BR"`` reads as ``"pt"``), else English."""
+        wanted = language.replace("-", "_").split("_")[0]
+        return dict(self.names).get(wanted, self.name)
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,8 +131,8 @@ def catalog_from_data(data: Any) -> Catalog:
         multiplier = tuple(_int(x, "multiplier") for x in wheel["multiplier_by_age"])
         bonus = tuple(_int(x, "bonus") for x in wheel["bonus_francs_by_age"])
         sold_at_age = _int(wheel["sold_at_age"], "sold_at_age")
-        names_cs = data.get("names_cs", {})
-        buildings = tuple(_building(b, names_cs) for b in data["buildings"])
+        names = _names_by_language(data)
+        buildings = tuple(_building(b, names) for b in data["buildings"])
         start_francs = _int(data["start_francs"], "start_francs")
     except (KeyError, TypeError) as err:
         raise ValueError(f"catalog: missing or malformed entry {err}") from err
@@ -143,6 +150,10 @@ def catalog_from_data(data: Any) -> Catalog:
     ids = [b.id for b in buildings]
     if len(set(ids)) != len(ids):
         raise ValueError("catalog: building ids must be unique")
+    for language, table in names.items():
+        strays = sorted(set(table) - set(ids))
+        if strays:
+            raise ValueError(f"catalog: names_{language} names no building {strays[0]!r}")
     from .effects import EFFECTS, LOCKED
 
     unknown = [b.id for b in buildings if b.id not in EFFECTS and b.id not in LOCKED]
@@ -208,7 +219,21 @@ def _warehouse(data: Any) -> Warehouse:
     return warehouse
 
 
-def _building(data: Any, names_cs: Mapping[str, str]) -> Building:
+def _names_by_language(data: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """The ``names_<language>`` tables: building id -> printed name in that language."""
+    result: dict[str, dict[str, str]] = {}
+    for key, table in data.items():
+        if not key.startswith("names_"):
+            continue
+        if not isinstance(table, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and v for k, v in table.items()
+        ):
+            raise ValueError(f"catalog: {key} must map building ids to non-empty names")
+        result[key.removeprefix("names_")] = table
+    return result
+
+
+def _building(data: Any, names: Mapping[str, Mapping[str, str]]) -> Building:
     building_id = str(data["id"])
     letter = str(data["letter"])
     if letter not in LETTERS:
@@ -240,5 +265,12 @@ def _building(data: Any, names_cs: Mapping[str, str]) -> Building:
         cost=tuple(sorted(cost.items())),
         value=value,
         dock_symbol=bool(data.get("dock_symbol", False)),
-        name_cs=str(names_cs.get(building_id, data["name"])),
+        name_cs=str(names.get("cs", {}).get(building_id, data["name"])),
+        names=tuple(
+            sorted(
+                (language, table[building_id])
+                for language, table in names.items()
+                if building_id in table
+            )
+        ),
     )

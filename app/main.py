@@ -8,7 +8,6 @@ processes' room notifications. Migrations are applied by `python -m app` before 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -23,7 +22,7 @@ from app.db import engine_for, make_sessionmaker
 from app.guards import RequestGuard
 from app.realtime import Hub, run_periodically
 from app.roomview import RoomView
-from app.routes import api, health, links, ws
+from app.routes import api, health, links, pages, ws
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,10 +92,7 @@ def create_app(settings: Settings | None = None, *, render: Renderer | None = No
     app.include_router(api.router)
     app.include_router(links.router)
     app.include_router(ws.router)
-    if importlib.util.find_spec("app.routes.pages") is not None:
-        from app.routes import pages
-
-        app.include_router(pages.router)
+    app.include_router(pages.router)
     static = ROOT / "static"
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=static), name="static")

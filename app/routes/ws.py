@@ -26,6 +26,7 @@ from collections import deque
 from html import escape
 from typing import Any
 
+import anyio
 from fastapi import APIRouter, WebSocket
 from starlette import status
 from starlette.concurrency import run_in_threadpool
@@ -94,12 +95,13 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
         ]
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        hub.leave(viewer.room_id, socket)
-        await asyncio.shield(run_in_threadpool(closed))
-        hub.room_changed(viewer.room_id, None)
+        with anyio.CancelScope(shield=True):
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            hub.leave(viewer.room_id, socket)
+            await run_in_threadpool(closed)
+            hub.room_changed(viewer.room_id, None)
 
 
 def _render(websocket: WebSocket, viewer: Viewer) -> str:

@@ -25,8 +25,7 @@ from typing import Any
 
 from engine import GameState, Move, apply_with_events, legal_moves
 
-from . import present
-from .present import GOODS
+from .present import GOODS, SECTOR_LABELS, Words, words_for
 
 
 @dataclass(frozen=True)
@@ -56,13 +55,11 @@ class GoodsChange:
     """One good before and after a move; draws as a warehouse counter at its new cell."""
 
     good: str
+    name: str
+    letter: str
     before: int
     after: int
     cell: tuple[int, int]
-
-    @property
-    def letter(self) -> str:
-        return present.GOOD_LETTER[self.good]
 
     @property
     def amount(self) -> int:
@@ -123,13 +120,19 @@ def _paid(state: GameState, payment: Mapping[str, Mapping[str, int]]) -> dict[st
     }
 
 
-def _payment_label(state: GameState, payment: Mapping[str, Mapping[str, int]], need: int) -> str:
+def _payment_label(
+    state: GameState, payment: Mapping[str, Mapping[str, int]], need: int, words: Words
+) -> str:
     paid = _paid(state, payment)
     total = sum(paid.values())
-    label = f"pay {present.goods_amounts(paid)}"
+    t = words.lang
     if total > need:
-        label += f" (overpays {total - need})"
-    return label
+        return t.gettext(
+            "pay %(goods)s (overpays %(extra)s)",
+            goods=words.goods_amounts(paid),
+            extra=words.number(total - need),
+        )
+    return t.gettext("pay %(goods)s", goods=words.goods_amounts(paid))
 
 
 def have(state: GameState, seat: int) -> dict[str, int]:
@@ -144,8 +147,9 @@ def have(state: GameState, seat: int) -> dict[str, int]:
 class _Group:
     """The legal moves of one building and one action type, with their choice keys."""
 
-    def __init__(self, state: GameState, moves: Sequence[Move]) -> None:
+    def __init__(self, state: GameState, moves: Sequence[Move], words: Words | None = None) -> None:
         self.state = state
+        self.words = words or words_for()
         self.moves = list(moves)
         self.data = [m.to_json() for m in self.moves]
         self.payments: list[str] = []
@@ -228,6 +232,8 @@ class _Group:
     def controls(self, picked: Mapping[str, str], need: int) -> tuple[Control, ...]:
         controls: list[Control] = []
         state = self.state
+        words = self.words
+        t = words.lang
         if self.payments:
             options = []
             for i, key in enumerate(self.payments):
@@ -235,13 +241,19 @@ class _Group:
                 options.append(
                     Option(
                         str(i),
-                        _payment_label(state, payment, need) if payment else "pay the francs",
-                        present.payment_steps(payment),
+                        _payment_label(state, payment, need, words)
+                        if payment
+                        else t.gettext("pay the francs"),
+                        words.payment_steps(payment),
                     )
                 )
             controls.append(
                 Control(
-                    "payment", "radio", "Payment", tuple(options), value=picked.get("payment", "")
+                    "payment",
+                    "radio",
+                    t.gettext("Payment"),
+                    tuple(options),
+                    value=picked.get("payment", ""),
                 )
             )
         goods_seen = sorted({d["good"] for d in self.data if "good" in d}, key=GOODS.index)
@@ -250,15 +262,21 @@ class _Group:
                 Control(
                     "good",
                     "radio",
-                    "Good",
-                    tuple(Option(g, g) for g in goods_seen),
+                    t.gettext("Good"),
+                    tuple(Option(g, words.good_name(g)) for g in goods_seen),
                     value=picked.get("good", goods_seen[0]),
                 )
             )
         if any("times" in d for d in self.data):
             top = max(int(d["times"]) for d in self.data)
             controls.append(
-                Control("times", "stepper", "Times", maximum=top, value=picked.get("times", "0"))
+                Control(
+                    "times",
+                    "stepper",
+                    t.gettext("Times"),
+                    maximum=top,
+                    value=picked.get("times", "0"),
+                )
             )
         if any("goods" in d for d in self.data):
             offered = sorted({g for d in self.data for g in d["goods"]}, key=GOODS.index)
@@ -267,8 +285,8 @@ class _Group:
                 Control(
                     "goods",
                     "checkbox",
-                    "Goods",
-                    tuple(Option(g, g) for g in offered),
+                    t.gettext("Goods"),
+                    tuple(Option(g, words.good_name(g)) for g in offered),
                     checked=chosen,
                 )
             )
@@ -278,7 +296,7 @@ class _Group:
                 Control(
                     f"steps.{g}",
                     "stepper",
-                    f"{g} steps",
+                    t.gettext("%(good)s steps", good=words.good_name(g)),
                     maximum=top,
                     value=picked.get(f"steps.{g}", "0"),
                     good=g,
@@ -291,7 +309,9 @@ class _Group:
                 Control(
                     f"pay.{i}",
                     "stepper",
-                    f"times paying {present.goods_amounts(_paid(state, payment))}",
+                    t.gettext(
+                        "times paying %(goods)s", goods=words.goods_amounts(_paid(state, payment))
+                    ),
                     maximum=top,
                     value=picked.get(f"pay.{i}", "0"),
                 )
@@ -300,46 +320,66 @@ class _Group:
 
     def problem(self, picked: Mapping[str, str]) -> str:
         """Why the picked values are not one of the legal moves."""
+        words = self.words
+        t = words.lang
         for name, value in picked.items():
             is_count = name.startswith(("steps.", "pay.")) or name == "times"
             if is_count and not value.isdigit():
-                return f"{name.split('.')[-1]}: enter a whole number"
+                return t.gettext("Enter whole numbers only.")
         if self.step_goods:
             total = sum(int(picked.get(f"steps.{g}", "0")) for g in self.step_goods)
             need = sum(self.data[0]["steps"].values())
             if total != need:
-                return f"Place exactly {present.plural(need, 'step')}: {total} placed."
+                return t.ngettext(
+                    "Place exactly %(num)s step: %(placed)s placed.",
+                    "Place exactly %(num)s steps: %(placed)s placed.",
+                    need,
+                    placed=words.number(total),
+                )
         if any("goods" in d for d in self.data):
             sizes = {len(d["goods"]) for d in self.data}
             chosen = len([g for g in picked.get("goods", "").split(",") if g])
             if len(sizes) == 1 and chosen not in sizes:
-                n = sizes.pop()
-                return f"Choose exactly {n} different goods: {chosen} chosen."
+                return t.ngettext(
+                    "Choose exactly %(num)s good: %(chosen)s chosen.",
+                    "Choose exactly %(num)s different goods: %(chosen)s chosen.",
+                    sizes.pop(),
+                    chosen=words.number(chosen),
+                )
             if chosen > max(sizes):
-                return f"Choose at most {max(sizes)} goods."
+                return t.ngettext(
+                    "Choose at most %(num)s good.", "Choose at most %(num)s goods.", max(sizes)
+                )
         if self.pay_options:
             total = sum(int(picked.get(f"pay.{i}", "0")) for i in range(len(self.pay_options)))
             most = max(len(d["payments"]) for d in self.data)
             if total > most:
-                return f"At most {present.plural(most, 'time')} here."
-            return "You cannot pay for that combination with your goods and francs."
+                return t.ngettext("At most %(num)s time here.", "At most %(num)s times here.", most)
+            return t.gettext("You cannot pay for that combination with your goods and francs.")
         if "times" in picked and "good" in picked:
             good = picked["good"]
             most = max((int(d["times"]) for d in self.data if d.get("good") == good), default=0)
-            return f"With {good}, at most {present.plural(most, 'time')}."
-        return "That combination is not possible right now."
+            return t.gettext(
+                "With %(good)s, at most %(times)s.",
+                good=words.good_name(good) if good in GOODS else good,
+                times=words.times(most),
+            )
+        return t.gettext("That combination is not possible right now.")
 
 
-def preview(state: GameState, move: Move, seat: int) -> Preview:
+def preview(state: GameState, move: Move, seat: int, words: Words | None = None) -> Preview:
     """Apply the move to a copy of the position and tell what changes for the mover."""
+    words = words or words_for()
     after, events = apply_with_events(state, move)
-    names = building_names(state)
-    lines = tuple(present.describe_event(e.to_json(), names) for e in events)
+    names = words.building_names(state.catalog)
+    lines = tuple(words.describe_event(e.to_json(), names) for e in events)
     before_have = have(state, seat)
     after_have = have(after, seat)
     changes = tuple(
         GoodsChange(
             good,
+            words.good_name(good),
+            words.good_letter(good),
             before_have[good],
             after_have[good],
             after.players[seat].goods[good],
@@ -347,10 +387,6 @@ def preview(state: GameState, move: Move, seat: int) -> Preview:
         for good in GOODS
     )
     return Preview(lines, changes, before_have["francs"], after_have["francs"])
-
-
-def building_names(state: GameState) -> dict[str, str]:
-    return {b.id: b.name for b in state.catalog.buildings}
 
 
 def moves_by_building(state: GameState) -> dict[str, list[Move]]:
@@ -365,21 +401,22 @@ def cost_dict(state: GameState, building_id: str) -> dict[str, int]:
     return dict(state.catalog.building(building_id).cost)
 
 
-def _facts(state: GameState, building_id: str) -> list[tuple[str, str]]:
+def _facts(state: GameState, building_id: str, words: Words) -> list[tuple[str, str]]:
     building = state.catalog.building(building_id)
     value = building.value
     value_data: Any = value if isinstance(value, int) else {"per": value.per, "rate": value.rate}
+    t = words.lang
     facts = [
-        ("Round", building.letter),
-        ("Cost", present.cost_text(dict(building.cost))),
-        ("Value", present.value_text(value_data)),
+        (t.gettext("Round"), building.letter),
+        (t.gettext("Cost"), words.cost_text(dict(building.cost))),
+        (t.gettext("Value"), words.value_text(value_data)),
     ]
     owner = state.owner(building_id)
     if owner is not None:
         age = dict(state.players[owner].buildings)[building_id]
-        facts.append(("Owner", present.seat_name(owner)))
+        facts.append((t.gettext("Owner"), words.seat_name(owner)))
         if age is not None:
-            facts.append(("Sector", present.SECTOR_LABELS[age]))
+            facts.append((t.gettext("Sector"), SECTOR_LABELS[age]))
     return facts
 
 
@@ -388,17 +425,22 @@ def build_panel(
     viewer_seat: int | None,
     building_id: str,
     form: Mapping[str, str] | None = None,
+    *,
+    lang: str = "en",
 ) -> Panel:
     """The panel for one building as ``viewer_seat`` sees it, with the values picked in ``form``.
 
     ``form`` is None when the panel opens; afterwards it holds the form's current values.
+    Every text is in the viewer's language ``lang``.
     """
+    words = words_for(lang)
+    t = words.lang
     building = state.catalog.building(building_id)
     panel = Panel(
         building=building_id,
-        name=building.name,
-        facts=tuple(_facts(state, building_id)),
-        effect=present.EFFECTS.get(building_id, present.LOCKED_EFFECT),
+        name=building.name_in(lang),
+        facts=tuple(_facts(state, building_id, words)),
+        effect=words.effect(building_id),
         action=None,
         choice=None,
         blocked=None,
@@ -408,15 +450,21 @@ def build_panel(
     action = "build" if owner is None else "use"
 
     if state.to_move is None:
-        return replace(panel, blocked="The game is over.")
+        return replace(panel, blocked=t.gettext("The game is over."))
     if viewer_seat is None:
-        return replace(panel, blocked="You are watching this game.")
+        return replace(panel, blocked=t.gettext("You are watching this game."))
     if building_id not in state.supply and owner is None:
-        arrives = present.coming_in(building.letter)
-        return replace(panel, blocked=arrives[0].upper() + arrives[1:] + ".")
+        return replace(
+            panel, blocked=t.gettext("Arrives in round %(letter)s.", letter=building.letter)
+        )
     if state.to_move != viewer_seat:
-        who = present.seat_name(state.to_move)
-        return replace(panel, blocked=f"It is {who}'s turn: you can act when it is yours.")
+        return replace(
+            panel,
+            blocked=t.gettext(
+                "It is Player %(number)s's turn: you can act when it is yours.",
+                number=state.to_move + 1,
+            ),
+        )
 
     moves = moves_by_building(state).get(building_id, [])
     sells = [m for m in moves if m.type == "sell"]
@@ -426,9 +474,11 @@ def build_panel(
         panel = replace(panel, sell=(sells[0].canonical, got))
     actions = [m for m in moves if m.type == action]
     if not actions:
-        return replace(panel, blocked=blocked_reason(state, viewer_seat, building_id, owner, age))
+        return replace(
+            panel, blocked=blocked_reason(state, viewer_seat, building_id, owner, age, words)
+        )
 
-    group = _Group(state, actions)
+    group = _Group(state, actions, words)
     need = sum(cost_dict(state, building_id).values()) if action == "build" else 0
     picked = group.selection(form)
     index = group.find(picked)
@@ -437,27 +487,54 @@ def build_panel(
         choice = Choice(controls, None, None, group.problem(picked))
     else:
         move = group.moves[index]
-        choice = Choice(controls, move.canonical, preview(state, move, viewer_seat))
+        choice = Choice(controls, move.canonical, preview(state, move, viewer_seat, words))
     notes: tuple[str, ...] = ()
     if action == "use" and owner is not None and owner != viewer_seat:
-        notes = (f"You pay {present.francs(1)} to {present.seat_name(owner)} to use it.",)
+        notes = (
+            t.gettext(
+                "You pay %(francs)s to Player %(number)s to use it.",
+                francs=words.francs(1),
+                number=owner + 1,
+            ),
+        )
     return replace(panel, action=action, choice=choice, notes=notes)
 
 
 def blocked_reason(
-    state: GameState, seat: int, building_id: str, owner: int | None, age: int | None
+    state: GameState,
+    seat: int,
+    building_id: str,
+    owner: int | None,
+    age: int | None,
+    words: Words | None = None,
 ) -> str:
     """Why a building offers no action to the player to move, in the player's words."""
-    name = state.catalog.building(building_id).name
+    words = words or words_for()
+    t = words.lang
+    name = state.catalog.building(building_id).name_in(words.code)
     if owner is None:
-        missing = present.shortfall(cost_dict(state, building_id), have(state, seat))
+        missing = words.shortfall(cost_dict(state, building_id), have(state, seat))
         if missing:
-            return f"You cannot build {name}: {missing}."
-        return f"You cannot build {name}: no valid payment from your warehouse."
+            return t.gettext(
+                "You cannot build %(building)s: %(missing)s.", building=name, missing=missing
+            )
+        return t.gettext(
+            "You cannot build %(building)s: no valid payment from your warehouse.", building=name
+        )
     if age is None:
-        return f"{name} has no action: it is worth points at the end."
+        return t.gettext(
+            "%(building)s has no action: it is worth points at the end.", building=name
+        )
     if age == 0:
-        return f"{name} is in sector 0 (just built or used): it can be used after this round."
+        return t.gettext(
+            "%(building)s is in sector 0 (just built or used): it can be used after this round.",
+            building=name,
+        )
     if owner != seat and state.players[seat].francs < 1:
-        return f"Using {present.seat_name(owner)}'s {name} needs 1 franc, you have 0."
-    return f"{name} cannot be used right now."
+        return t.gettext(
+            "Using Player %(number)s's %(building)s needs %(francs)s, you have 0.",
+            number=owner + 1,
+            building=name,
+            francs=words.francs(1),
+        )
+    return t.gettext("%(building)s cannot be used right now.", building=name)

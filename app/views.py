@@ -1,9 +1,14 @@
 """Game state + viewer -> template context, and the board fragment the sockets send.
 
-`render_board(view)` is the one function the WebSocket layer calls: it returns the HTML of the
-table (root element ``id="board"``, ``data-version``, swapped in by htmx out of band). The page
-routes render the same block inside the full page, so a reload and a live update draw the same
-board.
+`render_board(view, lang=...)` is the one function the WebSocket layer calls: it returns the HTML
+of the table (root element ``id="board"``, ``data-version``, swapped in by htmx out of band) in the
+viewer's language. The page routes render the same block inside the full page, so a reload and a
+live update draw the same board.
+
+There is one Jinja environment per language (`environment_for`), each with its gettext catalogue
+installed (the ``i18n`` extension, new-style ``_()`` calls) and `Words` of that language as
+``words``; a render never switches a shared environment's language, so renders for viewers in
+different languages can run side by side in worker threads.
 """
 
 from __future__ import annotations
@@ -17,27 +22,53 @@ from typing import Any
 import jinja2
 from starlette.templating import Jinja2Templates
 
-from engine import GameState, score_breakdown, scores
+from engine import GameState, new_game, score_breakdown, scores
 
-from . import present
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, html_lang, translations
 from .panel import cost_dict, have, moves_by_building
-from .present import GOODS, SECTOR_HINTS, SECTOR_LABELS
+from .present import GOODS, SECTOR_LABELS, Words, words_for
 from .roomview import RoomView
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 
-environment = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
-    autoescape=True,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    undefined=jinja2.StrictUndefined,
-)
-environment.globals["present"] = present
-environment.globals["static"] = lambda path: f"/static/{path}"
-environment.globals["client_move_id"] = lambda: secrets.token_hex(12)
-templates = Jinja2Templates(env=environment)
+
+def _environment(code: str) -> jinja2.Environment:
+    """The Jinja environment that renders pages in one language."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(translations(code), newstyle=True)  # type: ignore[attr-defined]
+    words = words_for(code)
+    env.globals["words"] = words
+    env.globals["lang"] = code
+    env.globals["html_lang"] = html_lang(code)
+    env.globals["languages"] = LANGUAGES
+    env.globals["static"] = lambda path: f"/static/{path}"
+    env.globals["client_move_id"] = lambda: secrets.token_hex(12)
+    env.filters["num"] = words.number
+    return env
+
+
+_ENVIRONMENTS = {code: _environment(code) for code in LANGUAGES}
+_TEMPLATES = {code: Jinja2Templates(env=env) for code, env in _ENVIRONMENTS.items()}
+
+
+def environment_for(lang: str) -> jinja2.Environment:
+    """The environment of one of our languages (English for an unknown code)."""
+    return _ENVIRONMENTS.get(lang, _ENVIRONMENTS[DEFAULT_LANGUAGE])
+
+
+def templates_for(lang: str) -> Jinja2Templates:
+    """`TemplateResponse` in one of our languages (English for an unknown code)."""
+    return _TEMPLATES.get(lang, _TEMPLATES[DEFAULT_LANGUAGE])
+
 
 _COST_ORDER = (*GOODS, "food", "francs")
 
@@ -61,29 +92,15 @@ class Tile:
     sector: str | None
     actionable: bool
     reason: str | None
+    aria: str
+    """What a screen reader says: name, sector, owner, cost or arrival, and why it cannot act."""
     x: float = 0.0
     y: float = 0.0
-
-    @property
-    def aria(self) -> str:
-        parts = [self.name]
-        if self.sector is not None:
-            parts.append(f"sector {self.sector}")
-        if self.owner is not None:
-            parts.append(present.owned_by(self.owner))
-        if self.status == "supply":
-            parts.append(f"cost {self.cost}")
-        if self.status == "future":
-            parts.append(present.coming_in(self.letter))
-        if self.reason:
-            parts.append(self.reason)
-        return ", ".join(parts)
 
 
 @dataclass(frozen=True)
 class Wedge:
     label: str
-    hint: str
     path: str
     label_x: float
     label_y: float
@@ -93,6 +110,7 @@ class Wedge:
 @dataclass(frozen=True)
 class Counter:
     good: str
+    name: str
     letter: str
     amount: int
     row: int
@@ -115,12 +133,8 @@ class Mat:
     counters: tuple[Counter, ...]
     tiles: tuple[Tile, ...]
     locked: tuple[Tile, ...]
-
-    @property
-    def warehouse_label(self) -> str:
-        """What a screen reader says for the warehouse grid."""
-        goods = ", ".join(f"{c.good} {c.amount}" for c in self.counters)
-        return f"Warehouse of {self.name}: {goods}"
+    warehouse_label: str
+    """What a screen reader says for the warehouse grid."""
 
 
 def _polar(radius: float, degrees: float) -> tuple[float, float]:
@@ -157,9 +171,7 @@ def wedges() -> tuple[Wedge, ...]:
             f"A{r:.0f},{r:.0f} 0 0,1 {100 + x2:.2f},{100 + y2:.2f} Z"
         )
         lx, ly = _polar(r + 6, centre)
-        result.append(
-            Wedge(label, SECTOR_HINTS[i], path, 100 + lx, 100 + ly, i == len(SECTOR_LABELS) - 1)
-        )
+        result.append(Wedge(label, path, 100 + lx, 100 + ly, i == len(SECTOR_LABELS) - 1))
     return tuple(result)
 
 
@@ -196,9 +208,35 @@ def _value_data(state: GameState, building_id: str) -> Any:
     return value if isinstance(value, int) else {"per": value.per, "rate": value.rate}
 
 
+def _aria(
+    words: Words,
+    name: str,
+    *,
+    status: str,
+    sector: str | None,
+    owner: int | None,
+    cost: str,
+    letter: str,
+    reason: str | None,
+) -> str:
+    parts = [name]
+    if sector is not None:
+        parts.append(words.sector_text(sector))
+    if owner is not None:
+        parts.append(words.owned_by(owner))
+    if status == "supply":
+        parts.append(words.lang.gettext("cost %(cost)s", cost=cost))
+    if status == "future":
+        parts.append(words.coming_in(letter))
+    if reason:
+        parts.append(reason)
+    return ", ".join(parts)
+
+
 def _tile(
     state: GameState,
     building_id: str,
+    words: Words,
     *,
     status: str,
     owner: int | None,
@@ -208,28 +246,40 @@ def _tile(
     position: tuple[float, float] = (0.0, 0.0),
 ) -> Tile:
     building = state.catalog.building(building_id)
+    name = building.name_in(words.code)
+    cost = words.cost_text(dict(building.cost))
+    sector = SECTOR_LABELS[age] if age is not None else None
     return Tile(
         id=building_id,
-        name=building.name,
+        name=name,
         letter=building.letter,
-        cost=present.cost_text(dict(building.cost)),
+        cost=cost,
         cost_parts=tuple(sorted(building.cost, key=lambda kv: _COST_ORDER.index(kv[0]))),
-        value=present.value_text(_value_data(state, building_id)),
-        effect=present.EFFECTS.get(building_id, present.LOCKED_EFFECT),
+        value=words.value_text(_value_data(state, building_id)),
+        effect=words.effect(building_id),
         status=status,
         owner=owner,
-        sector=SECTOR_LABELS[age] if age is not None else None,
+        sector=sector,
         actionable=actionable,
         reason=reason,
+        aria=_aria(
+            words,
+            name,
+            status=status,
+            sector=sector,
+            owner=owner,
+            cost=cost,
+            letter=building.letter,
+            reason=reason,
+        ),
         x=position[0],
         y=position[1],
     )
 
 
-def _mat(view: RoomView, seat: int, actionable: set[str]) -> Mat:
+def _mat(view: RoomView, seat: int, actionable: set[str], words: Words) -> Mat:
     state = view.state
     player = state.players[seat]
-    warehouse = state.catalog.warehouse
     ages = dict(player.buildings)
     by_sector: dict[int, list[str]] = {}
     locked = []
@@ -246,6 +296,7 @@ def _mat(view: RoomView, seat: int, actionable: set[str]) -> Mat:
                 _tile(
                     state,
                     building_id,
+                    words,
                     status="owned",
                     owner=seat,
                     age=age,
@@ -255,35 +306,28 @@ def _mat(view: RoomView, seat: int, actionable: set[str]) -> Mat:
                 )
             )
     breakdown = score_breakdown(state, seat)
-    counters = tuple(
-        Counter(
-            good,
-            present.GOOD_LETTER[good],
-            warehouse.amount(player.goods[good]),
-            player.goods[good][0],
-            player.goods[good][1],
-        )
-        for good in GOODS
-    )
+    goods = counters(state, seat, words)
+    name = words.seat_name(seat)
     return Mat(
         seat=seat,
-        name=present.seat_name(seat),
-        role=present.seat_role(seat, view.viewer_seat),
+        name=name,
+        role=words.seat_role(seat, view.viewer_seat),
         francs=player.francs,
         score=int(breakdown["total"]),
         breakdown=tuple(
-            (state.catalog.building(b).name, int(v))
+            (state.catalog.building(b).name_in(words.code), int(v))
             for b, v in sorted(breakdown["buildings"].items(), key=lambda kv: -kv[1])
         ),
         online=view.online[seat],
         claimed=view.seats_claimed[seat],
         to_move=state.to_move == seat,
-        counters=counters,
+        counters=goods,
         tiles=tuple(tiles),
         locked=tuple(
             _tile(
                 state,
                 b,
+                words,
                 status="owned",
                 owner=seat,
                 age=None,
@@ -292,7 +336,34 @@ def _mat(view: RoomView, seat: int, actionable: set[str]) -> Mat:
             )
             for b in locked
         ),
+        warehouse_label=words.lang.gettext(
+            "Warehouse of %(player)s: %(goods)s",
+            player=name,
+            goods=", ".join(f"{c.name} {words.number(c.amount)}" for c in goods),
+        ),
     )
+
+
+def counters(state: GameState, seat: int, words: Words) -> tuple[Counter, ...]:
+    """A player's four goods counters, as the warehouse picture draws them."""
+    player = state.players[seat]
+    warehouse = state.catalog.warehouse
+    return tuple(
+        Counter(
+            good,
+            words.good_name(good),
+            words.good_letter(good),
+            warehouse.amount(player.goods[good]),
+            player.goods[good][0],
+            player.goods[good][1],
+        )
+        for good in GOODS
+    )
+
+
+def start_counters(words: Words) -> tuple[Counter, ...]:
+    """The goods counters every player starts with (the rules page draws them)."""
+    return counters(new_game(), 0, words)
 
 
 def can_act(view: RoomView) -> bool:
@@ -306,7 +377,9 @@ def can_act(view: RoomView) -> bool:
     )
 
 
-def _overview(view: RoomView, actionable: set[str]) -> list[tuple[str, str, list[Tile]]]:
+def _overview(
+    view: RoomView, actionable: set[str], words: Words
+) -> list[tuple[str, str, list[Tile]]]:
     """Every building by round letter: in the supply, built (by whom), or still to come."""
     state = view.state
     supply = set(state.supply)
@@ -328,13 +401,14 @@ def _overview(view: RoomView, actionable: set[str]) -> list[tuple[str, str, list
                 status = "future"
             reason = None
             if status == "supply" and acting and building.id not in actionable:
-                reason = present.shortfall(cost_dict(state, building.id), wallet) or (
-                    "no valid payment"
-                )
+                reason = words.shortfall(
+                    cost_dict(state, building.id), wallet
+                ) or words.lang.gettext("no valid payment")
             tiles.append(
                 _tile(
                     state,
                     building.id,
+                    words,
                     status=status,
                     owner=owner,
                     age=None,
@@ -352,17 +426,19 @@ def _overview(view: RoomView, actionable: set[str]) -> list[tuple[str, str, list
     return letters
 
 
-def _log(view: RoomView, names: dict[str, str]) -> list[tuple[int, int, list[str]]]:
+def _log(view: RoomView, words: Words) -> list[tuple[int, int, list[str]]]:
+    """The move log, newest first, put into words from the stored engine events."""
+    names = words.building_names(view.state.catalog)
     entries = []
     for entry in reversed(view.log):
-        entries.append((entry.seq, entry.seat, present.describe_events(entry.events, names)))
+        entries.append((entry.seq, entry.seat, words.describe_events(entry.events, names)))
     return entries
 
 
-def board_context(view: RoomView) -> dict[str, Any]:
-    """Everything the board template draws, for one viewer."""
+def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """Everything the board template draws, for one viewer, in the viewer's language."""
+    words = words_for(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
     state = view.state
-    names = {b.id: b.name for b in state.catalog.buildings}
     acting = can_act(view)
     grouped = moves_by_building(state) if acting else {}
     actionable = {
@@ -371,7 +447,7 @@ def board_context(view: RoomView) -> dict[str, Any]:
     sellable = {b: m.canonical for b, moves in grouped.items() for m in moves if m.type == "sell"}
     pass_move = next((m.canonical for m in grouped.get("", []) if m.type == "pass"), None)
     order = (0, 1) if view.viewer_seat in (None, 0) else (1, 0)
-    mats = [_mat(view, seat, actionable) for seat in order]
+    mats = [_mat(view, seat, actionable, words) for seat in order]
     finished = state.to_move is None
     final = None
     if finished:
@@ -380,7 +456,7 @@ def board_context(view: RoomView) -> dict[str, Any]:
         final = {
             "scores": totals,
             "winner": winner,
-            "headline": present.result_text(winner, view.viewer_seat),
+            "headline": words.result_text(winner, view.viewer_seat),
         }
     rounds = [
         (
@@ -398,13 +474,13 @@ def board_context(view: RoomView) -> dict[str, Any]:
         "viewer_seat": view.viewer_seat,
         "acting": acting,
         "waiting_for_opponent": not all(view.seats_claimed),
-        "turn_text": present.turn_text(state.to_move, view.viewer_seat),
-        "actions_left": present.actions_left_text(state.actions_left),
+        "turn_text": words.turn_text(state.to_move, view.viewer_seat),
+        "actions_left": words.actions_left_text(state.actions_left),
         "rounds": rounds,
         "mats": mats,
         "wedges": WEDGES,
-        "overview": _overview(view, actionable),
-        "log": _log(view, names),
+        "overview": _overview(view, actionable, words),
+        "log": _log(view, words),
         "sellable": sellable,
         "pass_move": pass_move,
         "final": final,
@@ -413,8 +489,8 @@ def board_context(view: RoomView) -> dict[str, Any]:
     }
 
 
-def render_board(view: RoomView, *, lang: str = "en") -> str:
-    """The board fragment for one viewer: root ``id="board"``, ``data-version``, out-of-band swap."""
-    del lang  # the table speaks English until the gettext catalogues arrive
-    template = environment.get_template("board.html")
-    return template.render(board_context(view), oob=True)
+def render_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The board fragment for one viewer in their language: root ``id="board"``, ``data-version``,
+    out-of-band swap."""
+    template = environment_for(lang).get_template("board.html")
+    return template.render(board_context(view, lang=lang), oob=True)

@@ -23,6 +23,7 @@ import json
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -35,6 +36,7 @@ from starlette.websockets import WebSocketDisconnect
 from app import services
 from app.deps import base_url, cookie_name, get_hub, get_renderer, get_sessionmaker, get_settings
 from app.guards import origin_allowed
+from app.i18n import language_of
 from app.realtime import RoomSocket
 from app.roomview import Viewer
 
@@ -113,7 +115,8 @@ def _render(websocket: WebSocket, viewer: Viewer) -> str:
             base_url=base_url(websocket),
             presence_timeout=settings.presence_timeout,
         )
-    return get_renderer(websocket)(view)
+    render: Callable[..., str] = get_renderer(websocket)
+    return render(view, lang=language_of(websocket))
 
 
 async def _send_boards(socket: RoomSocket) -> None:

@@ -10,12 +10,14 @@
   var AUTO_RECONNECT = [1006, 1011, 1012, 1013];
   var retries = 0;
 
-  function connection(state, text) {
+  // The words come from the page (data-text-* attributes), in the viewer's language.
+  function connection(state) {
     var el = document.getElementById("connection");
     if (!el) return;
     el.dataset.state = state;
     var label = el.querySelector(".connection-text");
-    if (label) label.textContent = text;
+    var text = el.dataset["text" + state.charAt(0).toUpperCase() + state.slice(1)];
+    if (label && text) label.textContent = text;
     document.body.classList.toggle("is-offline", state !== "live");
   }
 
@@ -29,17 +31,17 @@
 
   document.addEventListener("htmx:wsConnecting", function () {
     if (document.getElementById("connection").dataset.state !== "live") {
-      connection("connecting", retries ? "Reconnecting…" : "Connecting…");
+      connection(retries ? "reconnecting" : "connecting");
     }
   });
 
   document.addEventListener("htmx:wsOpen", function () {
     retries = 0;
-    connection("live", "Live");
+    connection("live");
   });
 
   document.addEventListener("htmx:wsClose", function (evt) {
-    connection("reconnecting", "Reconnecting…");
+    connection("reconnecting");
     var code = evt.detail.event && evt.detail.event.code;
     var wrapper = evt.detail.socketWrapper;
     retries += 1;
@@ -91,9 +93,11 @@
       var field = document.querySelector(copy.getAttribute("data-copy"));
       if (!field) return;
       field.select();
+      var room = document.getElementById("room");
+      var label = copy.dataset.label || (copy.dataset.label = copy.textContent);
       var done = function () {
-        copy.textContent = "Copied";
-        setTimeout(function () { copy.textContent = "Copy"; }, 1600);
+        copy.textContent = (room && room.dataset.textCopied) || label;
+        setTimeout(function () { copy.textContent = label; }, 1600);
       };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(field.value).then(done, function () {

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 import engine
-from app import present
-from app.panel import building_names
+from app.present import words_for
+
+present = words_for("en")
 
 START = {"fish": [0, 4], "wood": [0, 2], "clay": [0, 3], "grain": [0, 1]}
 
@@ -43,17 +44,17 @@ def test_the_log_line_of_a_business_office_used_in_sector_4_plus() -> None:
         "goods": ["clay", "fish", "grain", "wood"],
     }
     _, events = engine.apply_with_events(state, move)
-    line = present.describe_event(events[0].to_json(), building_names(state))
+    line = present.describe_event(events[0].to_json(), present.building_names(state.catalog))
     assert line == (
         "Player 1 used Player 2's Business Office (4+): paid 1 franc to Player 2, "
-        "moved fish, wood, clay, grain down-left, +21 francs"
+        "moved fish, wood, clay, and grain down-left, +21 francs"
     )
 
 
 def test_every_event_of_a_whole_game_reads_as_a_sentence() -> None:
     rng = random.Random(7)
     state = engine.new_game()
-    names = building_names(state)
+    names = present.building_names(state.catalog)
     kinds = set()
     while not engine.is_finished(state):
         moves = engine.legal_moves(state)

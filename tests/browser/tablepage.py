@@ -20,9 +20,20 @@ ACTIONABLE = "#board button.tile.can-act, #board li.can-act > button.card-button
 class Table:
     """One browser context (one person) at one room's table."""
 
-    def __init__(self, browser: Browser, name: str, *, width: int = 1440, height: int = 1000):
+    def __init__(
+        self,
+        browser: Browser,
+        name: str,
+        *,
+        width: int = 1440,
+        height: int = 1000,
+        locale: str = "en-US",
+    ):
+        """``locale`` is the browser's language (its Accept-Language header)."""
         self.name = name
-        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.context = browser.new_context(
+            viewport={"width": width, "height": height}, locale=locale
+        )
         self.context.set_default_timeout(WAIT_MS)
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []

@@ -73,6 +73,7 @@ class Words:
         """'1 franc', '2 francs' — '1 frank', '2 franky', '5 franků' in Czech."""
         t = self.lang
         if good == "fish":
+            # Translators: amounts are mostly what a player pays or has (Czech: "1 rybu").
             return t.ngettext("%(num)s fish", "%(num)s fish", n)
         if good == "wood":
             return t.ngettext("%(num)s wood", "%(num)s wood", n)

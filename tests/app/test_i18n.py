@@ -109,7 +109,7 @@ def test_czech_plurals_and_numbers() -> None:
     assert words_for("en").francs(1234) == "1,234 francs"
     assert words_for("pt_BR").francs(1234) == "1.234 francos"
     assert cs.goods_amounts({"fish": 1, "wood": 2, "clay": 5, "grain": 3}) == (
-        "1 ryba, 2 dřeva, 5 jílů, 3 obilí"
+        "1 rybu, 2 dřeva, 5 jílů, 3 obilí"
     )
     assert cs.actions_left_text(1) == "V tomto kole zbývá 1 akce"
     assert cs.actions_left_text(3) == "V tomto kole zbývají 3 akce"

@@ -73,7 +73,7 @@ def test_a_czech_host_and_an_english_guest_share_a_room(
     guest.confirm()
     host.wait_version(2)
     expect(host.page.locator(".log-entry").first).to_have_text(
-        "Hráč 2 postavil budovu Potraviny a zaplatil 1 ryba, 1 obilí"
+        "Hráč 2 postavil budovu Potraviny a zaplatil 1 rybu, 1 obilí"
     )
     expect(host.page.locator(".actions-left")).to_contain_text("V tomto kole zbývá 1 akce")
     host.page.locator("#board").scroll_into_view_if_needed()
@@ -86,7 +86,7 @@ def test_a_czech_host_and_an_english_guest_share_a_room(
     guest.wait_live()
     expect(guest.page.locator("html")).to_have_attribute("lang", "cs")
     expect(guest.page.locator(".log-entry").first).to_have_text(
-        "Hráč 2 postavil budovu Potraviny a zaplatil 1 ryba, 1 obilí"
+        "Hráč 2 postavil budovu Potraviny a zaplatil 1 rybu, 1 obilí"
     )
     host.open_building("wood_company")
     host.confirm()

@@ -129,10 +129,13 @@ def room_id_of(page: Page) -> str:
 
 
 def start_room(base_url: str, host: Table, guest: Table, spectator: Table | None = None) -> str:
-    """The host creates a room from the home page (moving first); the others use its links."""
+    """The host creates a room from the home page (moving first); the others use its links.
+
+    The steps find the controls by their form names, so the host's page may be in any language.
+    """
     host.page.goto(base_url + "/")
-    host.page.get_by_label("I move first").check()
-    host.page.get_by_role("button", name="Create the room").click()
+    host.page.locator(".start-form input[name='host_seat'][value='0']").check()
+    host.page.locator(".start-form button[type='submit']").click()
     host.wait_live()
     expect(host.page.locator("#invite-title")).to_be_visible()
     invite = host.link("#invite-link")
@@ -140,10 +143,10 @@ def start_room(base_url: str, host: Table, guest: Table, spectator: Table | None
     guest.open(invite)
     # The host's page turns from "waiting" into the table by itself.
     expect(host.page.locator("#invite-title")).to_have_count(0)
-    expect(host.page.locator(".presence")).to_contain_text("Player 2 online")
+    expect(host.page.locator(".presence .presence-dot.online")).to_have_count(2)
     if spectator is not None:
         spectator.open(watch)
-        expect(host.page.locator("#spectator-count")).to_have_text("1 spectator watching")
+        expect(guest.page.locator("#spectator-count")).to_have_text("1 spectator watching")
     return room_id_of(host.page)
 
 

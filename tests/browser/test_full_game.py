@@ -20,7 +20,9 @@ GAME_SECONDS = 240
 
 
 def test_complete_game_ends_with_the_engine_scores(server: Server, browser: Browser) -> None:
-    host, guest, spectator = Table(browser, "host"), Table(browser, "guest"), Table(browser, "spy")
+    # The host reads Czech, the guest and the spectator English: one game, two languages.
+    host = Table(browser, "host", locale="cs-CZ")
+    guest, spectator = Table(browser, "guest"), Table(browser, "spy")
     try:
         room = start_room(server.url, host, guest, spectator)
         players = {0: host, 1: guest}
@@ -56,12 +58,14 @@ def test_complete_game_ends_with_the_engine_scores(server: Server, browser: Brow
             expect(spectator.page.locator("#game-over-title")).to_have_text(
                 f"Player {winner + 1} wins!"
             )
-            expect(players[winner].page.locator("#game-over-title")).to_have_text("You win!")
+            won = "Vyhráli jste!" if winner == 0 else "You win!"
+            expect(players[winner].page.locator("#game-over-title")).to_have_text(won)
         breakdown = engine.score_breakdown(final, 0)
         rows = host.page.locator(".final-card[data-seat='0'] .breakdown tr")
         expect(rows).to_have_count(len(breakdown["buildings"]) + 2)
         expect(host.page.locator("#board button.tile.can-act, .pass-form")).to_have_count(0)
         spectator.shot("game-over")
+        host.shot("game-over-cs")
 
         # The rematch: both ask, then each player gets a link into the new room (boards swapped).
         host.page.locator("#rematch-button").click()

@@ -11,7 +11,7 @@ PORT ?= 8000
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]' --config-settings editable_mode=compat
+	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
 run: $(STAMP)

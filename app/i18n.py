@@ -1,8 +1,9 @@
 """Languages: the message catalogues, each viewer's language, and numbers written the local way.
 
 The texts live in gettext catalogues, ``app/locales/<code>/LC_MESSAGES/messages.po``. They are
-compiled in memory the first time a language is needed (no ``.mo`` files, no extra command), so a
-changed ``.po`` file takes effect on the next start of the server.
+compiled in memory when the server starts (`app.views` builds one template environment per
+language at import): there are no ``.mo`` files and no extra command, and a changed ``.po`` file
+takes effect on the next start.
 
 A viewer's language is, in this order: the ``lang`` cookie (set by the language switcher on every
 page), else the best match of the browser's ``Accept-Language`` among ours, else English. The

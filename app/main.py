@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -83,6 +84,15 @@ def create_app(settings: Settings | None = None, *, render: Renderer | None = No
         lifespan=lifespan,
     )
     app.add_middleware(RequestGuard, extra_origins=settings.extra_origins)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """422 naming each bad field; the input itself is not echoed (it may not be JSON-safe)."""
+        errors = [
+            {"loc": list(error.get("loc", ())), "msg": error.get("msg", ""), "type": error["type"]}
+            for error in exc.errors()
+        ]
+        return JSONResponse({"detail": errors}, status_code=422)
 
     @app.exception_handler(services.RoomNotFound)
     async def room_not_found(_request: Request, exc: services.RoomNotFound) -> JSONResponse:

@@ -23,7 +23,7 @@ import json
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from html import escape
 from typing import Any
 
@@ -86,21 +86,19 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
         with sessions() as session:
             services.connection_closed(session, connection_id=connection_id, room_id=viewer.room_id)
 
-    tasks: list[asyncio.Task[None]] = []
     try:
         await run_in_threadpool(opened)
         hub.room_changed(viewer.room_id, None)
-        tasks = [
-            asyncio.create_task(_send_boards(socket)),
-            asyncio.create_task(_receive(socket)),
-            asyncio.create_task(_wait_dropped(socket)),
-        ]
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        async with anyio.create_task_group() as group:
+
+            async def until_one_ends(part: Callable[[RoomSocket], Awaitable[None]]) -> None:
+                await part(socket)
+                group.cancel_scope.cancel()
+
+            for part in (_send_boards, _receive, _wait_dropped):
+                group.start_soon(until_one_ends, part)
     finally:
         with anyio.CancelScope(shield=True):
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
             hub.leave(viewer.room_id, socket)
             await run_in_threadpool(closed)
             hub.room_changed(viewer.room_id, None)

@@ -1,0 +1,200 @@
+"""The room WebSocket: boards on connect and after every move, presence, limits, Origin."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from server_support import bearer, board_version, new_room
+from starlette import status
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from app.deps import cookie_name
+
+
+def ws_path(room: dict[str, Any], token: str | None = None) -> str:
+    path = f"/ws/rooms/{room['room']}"
+    return f"{path}?token={token}" if token else path
+
+
+def next_board(ws: WebSocketTestSession) -> tuple[int, str]:
+    """The next board frame (skipping other fragments), as (data-version, html)."""
+    while True:
+        html = ws.receive_text()
+        if 'id="board"' in html.split(">", 1)[0]:
+            return board_version(html), html
+
+
+def online(client: TestClient, room: dict[str, Any]) -> tuple[list[bool], int]:
+    body = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["spectator"])).json()
+    return body["online"], body["spectators"]
+
+
+def api_move(client: TestClient, room: dict[str, Any], seat: int, version: int) -> int:
+    headers = bearer(room["tokens"][seat])
+    legal = client.get(f"/api/rooms/{room['room']}/legal", headers=headers).json()["moves"]
+    move = next(m for m in legal if m["type"] != "sell")
+    response = client.post(
+        f"/api/rooms/{room['room']}/moves",
+        json={"move": move, "version": version, "client_move_id": f"c{version}"},
+        headers=headers,
+    )
+    assert response.status_code == 200, response.text
+    new_version: int = response.json()["version"]
+    return new_version
+
+
+def test_every_viewer_gets_the_board_on_connect_and_after_every_move(client: TestClient) -> None:
+    room = new_room(client)
+    with (
+        client.websocket_connect(ws_path(room, room["tokens"][0])) as host,
+        client.websocket_connect(ws_path(room, room["tokens"][1])) as guest,
+        client.websocket_connect(ws_path(room, room["spectator"])) as watcher,
+    ):
+        for ws in (host, guest, watcher):
+            assert next_board(ws)[0] == 0
+        version = api_move(client, room, 0, 0)
+        for ws in (host, guest, watcher):
+            seen = next_board(ws)[0]
+            while seen < version:  # presence updates may come first
+                seen = next_board(ws)[0]
+            assert seen == 1
+        version = api_move(client, room, 1, version)
+        for ws in (host, guest, watcher):
+            seen = next_board(ws)[0]
+            while seen < version:
+                seen = next_board(ws)[0]
+            assert seen == 2
+
+
+def test_the_cookie_set_by_a_link_opens_the_socket(client: TestClient) -> None:
+    room = new_room(client)
+    client.get(f"/s/{room['tokens'][1]}", follow_redirects=False)
+    assert client.cookies.get(cookie_name(room["room"])) == room["tokens"][1]
+    with client.websocket_connect(ws_path(room)) as ws:
+        assert next_board(ws)[0] == 0
+        assert online(client, room) == ([False, True], 0)
+
+
+def test_presence_shows_who_is_connected_right_now(client: TestClient) -> None:
+    room = new_room(client)
+    assert online(client, room) == ([False, False], 0)
+    with client.websocket_connect(ws_path(room, room["tokens"][0])) as host:
+        next_board(host)
+        assert online(client, room) == ([True, False], 0)
+        with client.websocket_connect(ws_path(room, room["spectator"])) as watcher:
+            next_board(watcher)
+            assert online(client, room) == ([True, False], 1)
+        with client.websocket_connect(ws_path(room, room["tokens"][1])) as guest:
+            next_board(guest)
+            assert online(client, room) == ([True, True], 0)
+            next_board(host)  # the host is told the guest arrived
+    assert online(client, room) == ([False, False], 0)
+
+
+@pytest.mark.parametrize("token", [None, "q" * 43, "short"])
+def test_a_socket_without_a_valid_token_is_refused(client: TestClient, token: str | None) -> None:
+    room = new_room(client)
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(ws_path(room, token)) as ws,
+    ):
+        ws.receive_text()
+    assert refused.value.code == status.WS_1008_POLICY_VIOLATION
+
+
+def test_a_token_of_another_room_is_refused(client: TestClient) -> None:
+    room, other = new_room(client), new_room(client)
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(ws_path(room, other["tokens"][0])) as ws,
+    ):
+        ws.receive_text()
+    assert refused.value.code == status.WS_1008_POLICY_VIOLATION
+
+
+def test_a_foreign_origin_is_refused_and_the_own_origin_accepted(client: TestClient) -> None:
+    room = new_room(client)
+    path = ws_path(room, room["tokens"][0])
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(path, headers={"origin": "http://evil.example"}) as ws,
+    ):
+        ws.receive_text()
+    assert refused.value.code == status.WS_1008_POLICY_VIOLATION
+    with client.websocket_connect(path, headers={"origin": "http://testserver"}) as ws:
+        assert next_board(ws)[0] == 0
+
+
+def test_messages_over_8_kib_close_the_socket(client: TestClient) -> None:
+    room = new_room(client)
+    with client.websocket_connect(ws_path(room, room["tokens"][0])) as ws:
+        next_board(ws)
+        ws.send_text("x" * (8 * 1024 + 1))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_text()
+    assert closed.value.code == status.WS_1009_MESSAGE_TOO_BIG
+
+
+def test_more_than_100_messages_in_20_seconds_close_the_socket(client: TestClient) -> None:
+    room = new_room(client)
+    with client.websocket_connect(ws_path(room, room["spectator"])) as ws:
+        next_board(ws)
+        for _ in range(101):
+            ws.send_text("{}")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_text()
+    assert closed.value.code == status.WS_1008_POLICY_VIOLATION
+
+
+def test_a_move_sent_over_the_socket_is_applied_and_broadcast(client: TestClient) -> None:
+    room = new_room(client)
+    legal = client.get(f"/api/rooms/{room['room']}/legal", headers=bearer(room["tokens"][0]))
+    move = next(m for m in legal.json()["moves"] if m["type"] != "sell")
+    with (
+        client.websocket_connect(ws_path(room, room["tokens"][0])) as host,
+        client.websocket_connect(ws_path(room, room["spectator"])) as watcher,
+    ):
+        next_board(host)
+        next_board(watcher)
+        # htmx's ws-send sends form values as strings
+        host.send_text(
+            json.dumps({"move": json.dumps(move), "version": "0", "client_move_id": "w"})
+        )
+        for ws in (host, watcher):
+            seen = next_board(ws)[0]
+            while seen < 1:
+                seen = next_board(ws)[0]
+    log = client.get(f"/api/rooms/{room['room']}/moves", headers=bearer(room["spectator"]))
+    assert [m["move"] for m in log.json()["moves"]] == [move]
+
+
+def test_refused_socket_moves_get_an_escaped_error_fragment(client: TestClient) -> None:
+    room = new_room(client)
+    with client.websocket_connect(ws_path(room, room["spectator"])) as watcher:
+        next_board(watcher)
+        watcher.send_text(
+            json.dumps({"move": {"type": "pass"}, "version": 0, "client_move_id": "s"})
+        )
+        reply = watcher.receive_text()
+        while 'id="move-error"' not in reply:
+            reply = watcher.receive_text()
+        assert "Only a player" in reply
+    with client.websocket_connect(ws_path(room, room["tokens"][0])) as host:
+        next_board(host)
+        host.send_text(json.dumps({"move": "<b>x</b>", "version": 0, "client_move_id": "h"}))
+        reply = host.receive_text()
+        while 'id="move-error"' not in reply:
+            reply = host.receive_text()
+        assert "<b>" not in reply
+        host.send_text("not json")
+        reply = host.receive_text()
+        while 'id="move-error"' not in reply:
+            reply = host.receive_text()
+        assert "JSON" in reply
+    assert online(client, room) == ([False, False], 0)

@@ -123,10 +123,17 @@ class Unavailable(Exception):
     """The server did not answer (it is being killed or restarted)."""
 
 
+_clients = threading.local()
+
+
 def call(method: str, url: str, *, token: str | None = None, body: Any = None) -> httpx.Response:
+    """One request on this thread's keep-alive client."""
+    client = getattr(_clients, "client", None)
+    if client is None:
+        client = _clients.client = httpx.Client(timeout=5.0)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     try:
-        return httpx.request(method, url, json=body, headers=headers, timeout=5.0)
+        return client.request(method, url, json=body, headers=headers)
     except httpx.TransportError as exc:
         raise Unavailable(str(exc)) from exc
 
@@ -221,6 +228,10 @@ def run(
                 play(server.url, game, moves_rng)
         except Exception as exc:
             failures.append(f"player {index}: {exc!r}")
+        finally:
+            client = getattr(_clients, "client", None)
+            if client is not None:
+                client.close()
 
     threads = [threading.Thread(target=player, args=(i,), daemon=True) for i in range(players)]
     done = 0

@@ -1,0 +1,156 @@
+"""Migrations, the move lock under concurrent submissions, and presence of dead processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, inspect, update
+
+import engine
+from app import services
+from app.db import make_engine, make_sessionmaker
+from app.migrate import downgrade, upgrade
+from app.models import ServerProcess
+from app.roomview import Viewer
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from chaos import free_port  # noqa: E402
+
+
+def test_migrations_go_down_and_up_again(database_url: str) -> None:
+    db = create_engine(database_url)
+    try:
+        tables = {"rooms", "seats", "links", "moves", "rematch_offers", "connections"}
+        assert tables <= set(inspect(db).get_table_names())
+        downgrade(database_url, "base")
+        assert not tables & set(inspect(db).get_table_names())
+        upgrade(database_url)
+        assert tables <= set(inspect(db).get_table_names())
+    finally:
+        db.dispose()
+
+
+def test_python_m_app_creates_data_dir_migrates_and_prints_its_address(tmp_path: Path) -> None:
+    data_dir = tmp_path / "fresh" / "data"
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env.update({"DATA_DIR": str(data_dir), "PORT": str(port), "HOST": "127.0.0.1"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip().endswith(f"http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                assert httpx.get(f"http://127.0.0.1:{port}/healthz").json() == {"status": "ok"}
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert (data_dir / "inland-port.sqlite3").exists()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
+    assert process.returncode in (0, -signal.SIGTERM)  # uvicorn re-raises the signal it handled
+
+
+def test_concurrent_submissions_apply_exactly_one_move(database_url: str) -> None:
+    db = make_engine(database_url)
+    sessions = make_sessionmaker(db)
+    try:
+        with sessions() as session:
+            created = services.create_room(session, host_seat=0, base_url="http://x")
+        move = engine.legal_moves(engine.new_game())[0].to_json()
+        outcomes: list[str] = []
+        barrier = threading.Barrier(8)
+
+        def attempt(index: int) -> None:
+            barrier.wait()
+            with sessions() as session:
+                try:
+                    services.submit_move(
+                        session,
+                        room_id=created.room_id,
+                        seat=0,
+                        move=move,
+                        version=0,
+                        client_move_id=f"racer-{index}",
+                    )
+                    outcomes.append("applied")
+                except services.StaleVersion:
+                    outcomes.append("stale")
+
+        threads = [threading.Thread(target=attempt, args=(i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(outcomes) == ["applied"] + ["stale"] * 7
+        with sessions() as session:
+            assert len(services.move_log(session, room_id=created.room_id)) == 1
+    finally:
+        db.dispose()
+
+
+def test_sockets_of_a_silent_process_stop_counting_as_online(database_url: str) -> None:
+    db = make_engine(database_url)
+    sessions = make_sessionmaker(db)
+    try:
+        with sessions() as session:
+            created = services.create_room(session, host_seat=1, base_url="http://x")
+            services.register_process(session, process_id="p1")
+            viewer = Viewer(room_id=created.room_id, seat=1, kind="seat", token=created.token)
+            services.connection_opened(session, connection_id="c1", process_id="p1", viewer=viewer)
+            summary = services.room_summary(session, room_id=created.room_id)
+            assert summary.online == (False, True)
+            session.execute(update(ServerProcess).values(heartbeat_at=time.time() - 120))
+            session.commit()
+            assert services.room_summary(session, room_id=created.room_id).online == (
+                False,
+                False,
+            )
+            services.heartbeat(session, process_id="p1")
+            assert services.room_summary(session, room_id=created.room_id).online == (
+                False,
+                True,
+            )
+            services.unregister_process(session, process_id="p1")
+            assert services.room_summary(session, room_id=created.room_id).online == (
+                False,
+                False,
+            )
+    finally:
+        db.dispose()
+
+
+def test_service_refusals_name_the_problem(database_url: str) -> None:
+    db = make_engine(database_url)
+    sessions = make_sessionmaker(db)
+    try:
+        with sessions() as session:
+            with pytest.raises(ValueError, match="host_seat"):
+                services.create_room(session, host_seat=2, base_url="http://x")  # type: ignore[arg-type]
+            with pytest.raises(services.RoomNotFound):
+                services.submit_move(
+                    session, room_id="nope", seat=0, move={}, version=0, client_move_id="a"
+                )
+            with pytest.raises(services.InvalidLink):
+                services.claim_invite(session, invite_token="a" * 43, base_url="http://x")
+            assert services.resolve_token(session, token="a" * 43) is None
+            assert services.resolve_token(session, token="../../etc") is None
+    finally:
+        db.dispose()

@@ -1,0 +1,29 @@
+# Inland Port: one image for the app; `docker compose up` adds PostgreSQL.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    HOST=0.0.0.0 \
+    PORT=8000 \
+    DATA_DIR=/data
+
+WORKDIR /srv
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY app ./app
+RUN pip install --no-cache-dir .
+COPY alembic.ini ./
+COPY migrations ./migrations
+COPY templates ./templates
+COPY static ./static
+
+RUN useradd --system --home /srv inland && mkdir -p /data && chown inland /data
+USER inland
+VOLUME ["/data"]
+EXPOSE 8000
+
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
+    CMD python -c "import urllib.request,sys; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz').status != 200)"
+
+# Applies the migrations, then serves.
+CMD ["python", "-m", "app"]

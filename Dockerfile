@@ -8,14 +8,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DATA_DIR=/data
 
 WORKDIR /srv
-COPY pyproject.toml README.md ./
+# The app reads templates/, static/ and migrations/ beside its package: install it in place.
+COPY pyproject.toml README.md alembic.ini ./
 COPY engine ./engine
 COPY app ./app
-RUN pip install --no-cache-dir .
-COPY alembic.ini ./
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
+RUN pip install --no-cache-dir -e .
 
 RUN useradd --system --home /srv inland && mkdir -p /data && chown inland /data
 USER inland

@@ -241,7 +241,7 @@ async def one_move(
         results.error(f"HTTP {answer.status_code}")
         return
     new_version = answer.json()["version"]
-    room.acknowledged[new_version] = json.dumps(move, sort_keys=True, separators=(",", ":"))
+    room.acknowledged[version] = json.dumps(move, sort_keys=True, separators=(",", ":"))
     try:
         while min(room.seen) < new_version:
             room.changed.clear()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +113,7 @@ class Language:
 
     def number(self, n: int | float) -> str:
         """A number the local way: 1,234 in English, 1 234 in Czech, 1.234 in Portuguese."""
-        return format_decimal(n, locale=self.code)
+        return _format_number(n, self.code)
 
     def join(self, items: list[str]) -> str:
         """'a, b and c' in this language ('a, b a c' in Czech)."""
@@ -131,6 +131,12 @@ class Language:
         """The plural form for ``n``; ``%(num)s`` in the message is ``n``, localised."""
         text = self.translations.ngettext(singular, plural, n)
         return text % {"num": self.number(n), **values}
+
+
+@lru_cache(maxsize=4096)
+def _format_number(n: int | float, code: str) -> str:
+    """Babel's formatting is slow and a board shows hundreds of small numbers: remember them."""
+    return format_decimal(n, locale=code)
 
 
 @cache

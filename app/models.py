@@ -38,6 +38,9 @@ class Room(Base):
     #: The room this one is the rematch of, and the rematch room once both players accepted.
     rematch_of: Mapped[str | None] = mapped_column(String(32), default=None)
     rematch_room_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    #: The computer's strength ("easy", "normal", "strong") when it holds `computer_seat`.
+    computer: Mapped[str | None] = mapped_column(String(16), default=None)
+    computer_seat: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class Seat(Base):

@@ -2,7 +2,9 @@
 
 The lifespan opens the database, registers this server process (presence counts the sockets of
 live processes only), keeps its heartbeat going and, on PostgreSQL, listens for the other
-processes' room notifications. Migrations are applied by `python -m app` before start.
+processes' room notifications. It also starts the computer player (`app.computer`), which
+resumes the rooms left on the computer's turn. Migrations are applied by `python -m app` before
+start.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import services
+from app.computer import ComputerHub, ComputerPlayer
 from app.db import engine_for, make_sessionmaker
 from app.guards import RequestGuard
-from app.realtime import Hub, run_periodically
+from app.realtime import run_periodically
 from app.roomview import RoomView
 from app.routes import api, health, links, pages, ws
 from app.settings import Settings
@@ -45,13 +48,16 @@ def create_app(settings: Settings | None = None, *, render: Renderer | None = No
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = engine_for(settings)
         sessions = make_sessionmaker(engine)
-        hub = Hub(asyncio.get_running_loop())
+        hub = ComputerHub(asyncio.get_running_loop())
         process_id = secrets.token_hex(8)
         app.state.settings = settings
         app.state.sessionmaker = sessions
         app.state.hub = hub
         app.state.process_id = process_id
         app.state.render = render or _default_renderer()
+        computer = ComputerPlayer(sessions, hub)
+        hub.computer = computer
+        app.state.computer = computer
 
         def register() -> None:
             with sessions() as session:
@@ -69,12 +75,14 @@ def create_app(settings: Settings | None = None, *, render: Renderer | None = No
         tasks = [asyncio.create_task(run_periodically(settings.presence_timeout / 3, beat))]
         if settings.is_postgres:
             tasks.append(asyncio.create_task(hub.listen_postgres(settings.resolved_database_url)))
+        await computer.resume()
         try:
             yield
         finally:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            await computer.close()
             await asyncio.to_thread(unregister)
             engine.dispose()
 

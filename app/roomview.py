@@ -71,5 +71,7 @@ class RoomView:
     spectator_link: str | None
     seat_link: str | None
     rematch: RematchInfo | None
+    #: The computer's strength ("easy", "normal", "strong") when it holds `computer_seat`.
     computer: str | None = None
+    computer_seat: int | None = None
     seat_taken: bool = False

@@ -49,6 +49,7 @@ from app.security import (
     spectator_token_for,
     token_hash,
 )
+from engine.ai import LEVELS
 
 #: PostgreSQL channel for "room R changed" notifications (payload "R V", or "R *" when
 #: something other than the move log changed: a seat claimed, presence, a rematch).
@@ -110,7 +111,8 @@ class CreatedRoom:
     seat: int
     token: str
     seat_link: str
-    invite_link: str
+    #: None when the computer holds the other seat.
+    invite_link: str | None
     spectator_link: str
     version: int
 
@@ -130,6 +132,17 @@ class MoveResult:
     summary: dict[str, Any]
     #: True when the client move id was already used and this is the original answer again.
     duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class ComputerTurn:
+    """The computer is to move in `room_id`: its strength, its seat, the position and its version."""
+
+    room_id: str
+    level: str
+    seat: int
+    version: int
+    state: engine.GameState
 
 
 @dataclass(frozen=True)
@@ -296,15 +309,26 @@ def _now() -> datetime:
 
 
 def create_room(
-    session: Session, *, host_seat: int | Literal["random"], base_url: str
+    session: Session,
+    *,
+    host_seat: int | Literal["random"],
+    base_url: str,
+    computer: str | None = None,
+    publisher: Publisher | None = None,
 ) -> CreatedRoom:
-    """A new room with the host in `host_seat` (0 moves first; "random" lets chance decide)."""
+    """A new room with the host in `host_seat` (0 moves first; "random" lets chance decide).
+
+    With `computer` ("easy", "normal" or "strong") the computer holds the other seat: there is
+    no invite link, and the publisher hears of the new room so the computer can open the game.
+    """
     if host_seat == "random":
         seat = secrets.randbelow(2)
     elif host_seat in (0, 1) and not isinstance(host_seat, bool):
         seat = host_seat
     else:
         raise ValueError('host_seat must be 0, 1 or "random"')
+    if computer is not None and computer not in LEVELS:
+        raise ValueError(f"computer must be one of {', '.join(LEVELS)}")
     room_id, token, now = new_room_id(), new_token(), _now()
     session.add(
         Room(
@@ -314,22 +338,29 @@ def create_room(
             finished=False,
             created_at=now,
             updated_at=now,
+            computer=computer,
+            computer_seat=None if computer is None else 1 - seat,
         )
     )
     session.flush()
     session.add(Seat(room_id=room_id, seat=seat, token_hash=token_hash(token), joined_at=now))
     invite, spectator = invite_token_for(token), spectator_token_for(token)
-    session.add(Link(token_hash=token_hash(invite), room_id=room_id, kind="invite", seat=1 - seat))
+    if computer is None:
+        session.add(
+            Link(token_hash=token_hash(invite), room_id=room_id, kind="invite", seat=1 - seat)
+        )
     session.add(
         Link(token_hash=token_hash(spectator), room_id=room_id, kind="spectator", seat=seat)
     )
     session.commit()
+    if computer is not None and publisher is not None:
+        publisher.room_changed(room_id, None)
     return CreatedRoom(
         room_id=room_id,
         seat=seat,
         token=token,
         seat_link=seat_link(base_url, token),
-        invite_link=invite_link(base_url, invite),
+        invite_link=None if computer is not None else invite_link(base_url, invite),
         spectator_link=spectator_link(base_url, spectator),
         version=0,
     )
@@ -502,7 +533,7 @@ def room_summary(session: Session, *, room_id: str, presence_timeout: float = 30
     """The room's state summary (from the snapshot), presence, and the result once finished."""
     try:
         room = _room(session, room_id)
-        online, spectators = _presence(session, room_id, presence_timeout)
+        online, spectators = _presence(session, room, presence_timeout)
         result = None
         if room.finished:
             result = game_result(_position(session, room_id, room.version).state)
@@ -533,6 +564,46 @@ def legal_moves_for(
         session.rollback()
 
 
+def computer_turn(session: Session, *, room_id: str) -> tuple[bool, ComputerTurn | None]:
+    """Whether the room has a computer player, and its turn when it is the one to move now."""
+    try:
+        room = _room(session, room_id)
+        if room.computer is None or room.computer_seat is None:
+            return False, None
+        if room.finished:
+            return True, None
+        state = _position(session, room_id, room.version).state
+        if state.to_move != room.computer_seat:
+            return True, None
+        turn = ComputerTurn(
+            room_id=room_id,
+            level=room.computer,
+            seat=room.computer_seat,
+            version=room.version,
+            state=state,
+        )
+        return True, turn
+    finally:
+        session.rollback()
+
+
+def computer_rooms_waiting(session: Session) -> list[str]:
+    """The unfinished rooms where it is the computer's turn (by the stored snapshot)."""
+    try:
+        rows = session.execute(
+            select(Room.id, Room.computer_seat, Room.snapshot).where(
+                Room.computer.is_not(None), Room.finished.is_(False)
+            )
+        ).all()
+        return [
+            room_id
+            for room_id, seat, snapshot in rows
+            if json.loads(snapshot).get("to_move") == seat
+        ]
+    finally:
+        session.rollback()
+
+
 def move_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
     """The whole log, oldest first: `{"seq", "seat", "move"}` with canonical move dicts."""
     try:
@@ -553,7 +624,9 @@ def load_room_view(
         room = _room(session, viewer.room_id)
         position = _position(session, room.id, room.version)
         claimed = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
-        online, spectators = _presence(session, room.id, presence_timeout)
+        if room.computer_seat is not None:
+            claimed.add(room.computer_seat)
+        online, spectators = _presence(session, room, presence_timeout)
         is_player = viewer.kind == "seat" and viewer.seat is not None
         invite: str | None = None
         if is_player and len(claimed) < 2:
@@ -581,7 +654,8 @@ def load_room_view(
             ),
             seat_link=seat_link(base_url, viewer.token) if is_player else None,
             rematch=rematch,
-            computer=None,
+            computer=room.computer,
+            computer_seat=room.computer_seat,
             seat_taken=viewer.seat_taken,
         )
     finally:
@@ -607,7 +681,8 @@ def offer_rematch(
     """Ask for a rematch after a finished game; when both players asked, the new room opens.
 
     The rulebook settles a draw by a rematch with the boards swapped: the same two players, and
-    the player who moved second now moves first (each takes the other seat).
+    the player who moved second now moves first (each takes the other seat). The computer
+    agrees at once and keeps its strength.
     """
     if viewer.kind != "seat" or viewer.seat is None:
         raise NotYourTurn("Only a player of this room can ask for a rematch.")
@@ -631,8 +706,8 @@ def offer_rematch(
             offers = session.scalars(
                 select(RematchOffer).where(RematchOffer.room_id == room.id)
             ).all()
-            if len(offers) == 2:
-                room.rematch_room_id = _open_rematch_room(session, room.id, list(offers))
+            if len(offers) == 2 or room.computer_seat is not None:
+                room.rematch_room_id = _open_rematch_room(session, room, list(offers))
                 changed = True
         if changed:
             _notify(session, room.id, None)
@@ -640,11 +715,14 @@ def offer_rematch(
         info = _rematch_info(session, room, viewer, base_url)
     if changed and publisher is not None:
         publisher.room_changed(viewer.room_id, None)
+        if info.room_id is not None and room.computer_seat is not None:
+            publisher.room_changed(info.room_id, None)
     return info
 
 
-def _open_rematch_room(session: Session, old_room_id: str, offers: list[RematchOffer]) -> str:
+def _open_rematch_room(session: Session, old_room: Room, offers: list[RematchOffer]) -> str:
     room_id, now = new_room_id(), _now()
+    computer_seat = None if old_room.computer_seat is None else 1 - old_room.computer_seat
     session.add(
         Room(
             id=room_id,
@@ -653,7 +731,9 @@ def _open_rematch_room(session: Session, old_room_id: str, offers: list[RematchO
             finished=False,
             created_at=now,
             updated_at=now,
-            rematch_of=old_room_id,
+            rematch_of=old_room.id,
+            computer=old_room.computer,
+            computer_seat=computer_seat,
         )
     )
     session.flush()
@@ -676,15 +756,19 @@ def _open_rematch_room(session: Session, old_room_id: str, offers: list[RematchO
 # --- presence ------------------------------------------------------------------------------
 
 
-def _presence(session: Session, room_id: str, timeout: float) -> tuple[tuple[bool, bool], int]:
+def _presence(session: Session, room: Room, timeout: float) -> tuple[tuple[bool, bool], int]:
+    """Which seats have a live socket (the computer is always there) and how many spectators."""
     rows = session.execute(
         select(Connection.seat, func.count())
         .join(ServerProcess, ServerProcess.id == Connection.process_id)
-        .where(Connection.room_id == room_id, ServerProcess.heartbeat_at > time.time() - timeout)
+        .where(Connection.room_id == room.id, ServerProcess.heartbeat_at > time.time() - timeout)
         .group_by(Connection.seat)
     ).all()
     counts = {seat: n for seat, n in rows}
-    return (counts.get(0, 0) > 0, counts.get(1, 0) > 0), counts.get(None, 0)
+    online = [counts.get(0, 0) > 0, counts.get(1, 0) > 0]
+    if room.computer_seat is not None:
+        online[room.computer_seat] = True
+    return (online[0], online[1]), counts.get(None, 0)
 
 
 def register_process(session: Session, *, process_id: str, forget_after: float = 300.0) -> None:

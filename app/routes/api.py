@@ -35,6 +35,9 @@ class CreateRoomIn(Strict):
     host_seat: Literal[0, 1, "random"] = Field(
         "random", description="the host's seat: 0 moves first, 1 second, or random"
     )
+    computer: Literal["easy", "normal", "strong"] | None = Field(
+        None, description="play against the computer at this strength; null: a human opponent"
+    )
 
     @field_validator("host_seat", mode="before")
     @classmethod
@@ -49,7 +52,7 @@ class RoomCreatedOut(BaseModel):
     seat: int
     token: str = Field(description="the host's seat token (the secret of the seat link)")
     seat_link: str
-    invite_link: str
+    invite_link: str | None = Field(description="null when the computer holds the other seat")
     spectator_link: str
     version: int
 
@@ -121,11 +124,16 @@ class StaleProblem(Problem):
     "/rooms",
     status_code=201,
     response_model=RoomCreatedOut,
-    responses={422: {"description": "bad host_seat"}},
+    responses={422: {"description": "bad host_seat or computer"}},
 )
-def create_room(body: CreateRoomIn, session: SessionDep, base: BaseUrlDep) -> RoomCreatedOut:
-    """Open a private room. The host gets a seat token and the invite and spectator links."""
-    created = services.create_room(session, host_seat=body.host_seat, base_url=base)
+def create_room(
+    body: CreateRoomIn, session: SessionDep, base: BaseUrlDep, hub: HubDep
+) -> RoomCreatedOut:
+    """Open a private room. The host gets a seat token, the spectator link and, unless the
+    computer takes the other seat, the invite link."""
+    created = services.create_room(
+        session, host_seat=body.host_seat, base_url=base, computer=body.computer, publisher=hub
+    )
     return RoomCreatedOut(
         room=created.room_id,
         seat=created.seat,

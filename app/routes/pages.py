@@ -32,6 +32,13 @@ from engine import default_catalog
 router = APIRouter(include_in_schema=False)
 
 HOST_SEATS: dict[str, int | str] = {"0": 0, "1": 1, "random": "random"}
+OPPONENTS: dict[str, str | None] = {
+    "": None,
+    "easy": "easy",
+    "normal": "normal",
+    "strong": "strong",
+}
+"""The home form's opponent: a friend (empty) or the computer at one of its strengths."""
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -118,22 +125,32 @@ def rules(request: Request) -> HTMLResponse:
 
 @router.post("/rooms")
 async def create_room(request: Request, session: SessionDep, base: BaseUrlDep) -> Response:
-    """Open a room with the host in the chosen seat, then sit the host down by their seat link."""
-    choice = (await _form(request)).get("host_seat", "")
-    host_seat = HOST_SEATS.get(choice)
+    """Open a room with the host in the chosen seat, then sit the host down by their seat link.
+
+    The opponent is a friend (invited by link) or the computer at the chosen strength.
+    """
+    form = await _form(request)
+    host_seat = HOST_SEATS.get(form.get("host_seat", ""))
+    opponent = form.get("computer", "")
+    error = None
+    t = language(language_of(request))
     if host_seat is None:
-        lang = language_of(request)
-        return templates_for(lang).TemplateResponse(
-            request,
-            "home.html",
-            {
-                "error": language(lang).gettext(
-                    "Choose who moves first: you, your friend, or a coin toss."
-                )
-            },
-            status_code=422,
+        error = t.gettext("Choose who moves first: you, your friend, or a coin toss.")
+    elif opponent not in OPPONENTS:
+        error = t.gettext(
+            "Choose your opponent: a friend, or the computer at one of its strengths."
         )
-    created = services.create_room(session, host_seat=host_seat, base_url=base)  # type: ignore[arg-type]
+    if error is not None:
+        return templates_for(language_of(request)).TemplateResponse(
+            request, "home.html", {"error": error}, status_code=422
+        )
+    created = services.create_room(
+        session,
+        host_seat=host_seat,  # type: ignore[arg-type]
+        base_url=base,
+        computer=OPPONENTS[opponent],
+        publisher=request.app.state.hub,
+    )
     return RedirectResponse(f"/s/{created.token}", status_code=303)
 
 

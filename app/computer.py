@@ -1,0 +1,206 @@
+"""The computer opponent at the table: it plays its seat through `services.submit_move`.
+
+A room created with a computer strength has the computer in the other seat (`rooms.computer`,
+`rooms.computer_seat`). Whenever a room changes — a move committed here or, on PostgreSQL, in
+another process; a viewer connecting; the room created — the hub wakes `ComputerPlayer`, which
+looks at the room and, if it is the computer's turn, asks the bot (`engine.ai.choose_move`) and
+submits the move like a player would: same validation, same log, same broadcast. The move's
+`client_move_id` is ``computer-<version>``, so when two processes think about the same position
+only one move is applied and the other gets the original answer back; a stale version (someone
+else moved first) is read again quietly. A turn may start with sells, so the computer keeps
+playing until the turn has passed.
+
+The bots never run on the event loop. The easy bot (a random pick, about a millisecond) runs in
+a worker thread; the normal and strong bots run in a small process pool, because the strong bot
+holds a CPU for its whole time budget. On start the server resumes every room left on the
+computer's turn, so a crash or a restart never leaves a game stuck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+from collections import OrderedDict
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from sqlalchemy.orm import Session, sessionmaker
+
+import engine
+from app import services
+from app.realtime import Hub
+from engine.ai import choose_move
+
+log = logging.getLogger(__name__)
+
+STRONG_BUDGET_S = 1.0
+"""The strong bot's thinking time per move (see docs/ai.md: p95 about 1.1 s on two cores)."""
+IN_THREAD = frozenset({"easy"})
+"""Strengths quick enough to think in a worker thread; the others use the process pool."""
+POOL_WORKERS = max(1, min(2, (os.cpu_count() or 2) - 1))
+"""Bot processes: leave a core to the server itself."""
+MAX_FAILURES = 3
+"""Attempts at one room before the computer gives up until the room's next change."""
+HUMAN_ROOMS_REMEMBERED = 10_000
+
+
+def think(state: engine.GameState, level: str, seed: str) -> engine.Move:
+    """The bot's move for the player to move in `state` (runs in a worker thread or process).
+
+    The random choices are seeded by the room and version, so two processes choose alike.
+    """
+    budget_s = STRONG_BUDGET_S if level == "strong" else None
+    return choose_move(state, level=level, rng=random.Random(seed), budget_s=budget_s)
+
+
+class ComputerPlayer:
+    """Plays the computer's seat in every room of this process that has one.
+
+    `nudge(room_id)` (on the event loop) asks it to look at a room; it runs at most one task per
+    room, and a nudge during that task makes the task look once more before it ends.
+    """
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        publisher: services.Publisher,
+        *,
+        workers: int = POOL_WORKERS,
+    ) -> None:
+        self._sessions = sessions
+        self._publisher = publisher
+        self._workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        #: Rooms known to have no computer (that never changes), so their changes cost nothing.
+        self._human_rooms: OrderedDict[str, None] = OrderedDict()
+        self._closed = False
+
+    # --- waking up ------------------------------------------------------------------------
+
+    def nudge(self, room_id: str) -> None:
+        """Look at the room soon: the computer moves if it is its turn (event loop only)."""
+        if self._closed or room_id in self._human_rooms:
+            return
+        if room_id in self._tasks:
+            self._again.add(room_id)
+            return
+        task = asyncio.create_task(self._play(room_id), name=f"computer {room_id}")
+        self._tasks[room_id] = task
+        task.add_done_callback(lambda _done: self._tasks.pop(room_id, None))
+
+    async def resume(self) -> None:
+        """Wake every room left on the computer's turn (at start: after a crash or restart)."""
+        for room_id in await asyncio.to_thread(self._waiting_rooms):
+            self.nudge(room_id)
+
+    async def idle(self) -> None:
+        """Wait until no room is being played (tests and shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop playing: cancel the rooms' tasks and stop the bot processes."""
+        self._closed = True
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+    # --- playing one room -------------------------------------------------------------------
+
+    async def _play(self, room_id: str) -> None:
+        failures = 0
+        while not self._closed:
+            self._again.discard(room_id)
+            try:
+                has_computer, turn = await asyncio.to_thread(self._turn, room_id)
+                if not has_computer:
+                    self._forget(room_id)
+                    return
+                if turn is None:
+                    if room_id in self._again:
+                        continue
+                    return
+                move = await self._think(turn)
+                await asyncio.to_thread(self._submit, turn, move)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("the computer could not move in room %s", room_id)
+                if failures >= MAX_FAILURES:
+                    return
+
+    async def _think(self, turn: services.ComputerTurn) -> engine.Move:
+        seed = f"{turn.room_id}:{turn.version}"
+        executor: Executor | None = None if turn.level in IN_THREAD else self._process_pool()
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(executor, think, turn.state, turn.level, seed)
+        except BrokenProcessPool:
+            # A bot process died (killed, out of memory): start afresh on the next attempt.
+            self._pool = None
+            raise
+
+    def _process_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # "spawn": the server has threads, and forking a threaded process is unsafe.
+            self._pool = ProcessPoolExecutor(
+                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    # --- the database side (worker threads) ---------------------------------------------------
+
+    def _waiting_rooms(self) -> list[str]:
+        with self._sessions() as session:
+            return services.computer_rooms_waiting(session)
+
+    def _turn(self, room_id: str) -> tuple[bool, services.ComputerTurn | None]:
+        """Whether the room has a computer, and its turn if it is the one to move now."""
+        with self._sessions() as session:
+            try:
+                return services.computer_turn(session, room_id=room_id)
+            except services.RoomNotFound:
+                return False, None
+
+    def _forget(self, room_id: str) -> None:
+        """Remember that a room has no computer (bounded: the oldest rooms drop out)."""
+        self._human_rooms[room_id] = None
+        while len(self._human_rooms) > HUMAN_ROOMS_REMEMBERED:
+            self._human_rooms.popitem(last=False)
+
+    def _submit(self, turn: services.ComputerTurn, move: engine.Move) -> None:
+        with self._sessions() as session:
+            try:
+                services.submit_move(
+                    session,
+                    room_id=turn.room_id,
+                    seat=turn.seat,
+                    move=move.to_json(),
+                    version=turn.version,
+                    client_move_id=f"computer-{turn.version}",
+                    publisher=self._publisher,
+                )
+            except (services.StaleVersion, services.NotYourTurn) as exc:
+                # Another process (or a restart) moved first: look at the room again.
+                log.debug("room %s moved on before the computer: %s", turn.room_id, exc)
+
+
+class ComputerHub(Hub):
+    """The room hub that also wakes the computer player after every change of a room."""
+
+    computer: ComputerPlayer | None = None
+
+    def deliver(self, room_id: str, version: int | None) -> None:
+        super().deliver(room_id, version)
+        if self.computer is not None:
+            self.computer.nudge(room_id)

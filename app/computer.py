@@ -24,8 +24,10 @@ import multiprocessing
 import os
 import random
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -45,6 +47,8 @@ POOL_WORKERS = max(1, min(2, (os.cpu_count() or 2) - 1))
 MAX_FAILURES = 3
 """Attempts at one room before the computer gives up until the room's next change."""
 HUMAN_ROOMS_REMEMBERED = 10_000
+
+T = TypeVar("T")
 
 
 def think(state: engine.GameState, level: str, seed: str) -> engine.Move:
@@ -75,6 +79,8 @@ class ComputerPlayer:
         self._workers = workers
         self._pool: ProcessPoolExecutor | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        #: Database work running in worker threads (a cancelled task does not stop its thread).
+        self._threads: set[asyncio.Future[Any]] = set()
         self._again: set[str] = set()
         #: Rooms known to have no computer (that never changes), so their changes cost nothing.
         self._human_rooms: OrderedDict[str, None] = OrderedDict()
@@ -95,7 +101,7 @@ class ComputerPlayer:
 
     async def resume(self) -> None:
         """Wake every room left on the computer's turn (at start: after a crash or restart)."""
-        for room_id in await asyncio.to_thread(self._waiting_rooms):
+        for room_id in await self._in_thread(self._waiting_rooms):
             self.nudge(room_id)
 
     async def idle(self) -> None:
@@ -104,12 +110,13 @@ class ComputerPlayer:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
     async def close(self) -> None:
-        """Stop playing: cancel the rooms' tasks and stop the bot processes."""
+        """Stop playing: cancel the rooms' tasks, let their database work end, stop the bots."""
         self._closed = True
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*list(self._threads), return_exceptions=True)
         pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
@@ -121,7 +128,7 @@ class ComputerPlayer:
         while not self._closed:
             self._again.discard(room_id)
             try:
-                has_computer, turn = await asyncio.to_thread(self._turn, room_id)
+                has_computer, turn = await self._in_thread(self._turn, room_id)
                 if not has_computer:
                     self._forget(room_id)
                     return
@@ -130,7 +137,7 @@ class ComputerPlayer:
                         continue
                     return
                 move = await self._think(turn)
-                await asyncio.to_thread(self._submit, turn, move)
+                await self._in_thread(self._submit, turn, move)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -159,6 +166,13 @@ class ComputerPlayer:
         return self._pool
 
     # --- the database side (worker threads) ---------------------------------------------------
+
+    async def _in_thread(self, work: Callable[..., T], *args: object) -> T:
+        """Run blocking `work` in a worker thread; `close` waits for it even when cancelled."""
+        future = asyncio.ensure_future(asyncio.to_thread(work, *args))
+        self._threads.add(future)
+        future.add_done_callback(self._threads.discard)
+        return await asyncio.shield(future)
 
     def _waiting_rooms(self) -> list[str]:
         with self._sessions() as session:

@@ -1,6 +1,6 @@
 /* The table page's small helpers. The server decides everything; this file only
  * - shows the connection state and makes sure every closed socket comes back,
- * - keeps the action panel in step with the board,
+ * - keeps the action panel in step with the board, and never shows an older board,
  * - copies links, steps the number fields, and moves focus for keyboard users.
  */
 (function () {
@@ -54,6 +54,17 @@
   // A page brought back from the back-forward cache has a dead socket: load it fresh.
   window.addEventListener("pageshow", function (evt) {
     if (evt.persisted && document.getElementById("room")) window.location.reload();
+  });
+
+  // Never go back in time: a board older than the one shown (a move's HTTP answer arriving
+  // after the socket already brought the opponent's reply) is not swapped in.
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var target = evt.detail.target;
+    var incoming = evt.detail.fragment && evt.detail.fragment.firstElementChild;
+    if (!target || target.id !== "board" || !incoming || incoming.id !== "board") return;
+    var shown = parseInt(target.dataset.version, 10);
+    var arriving = parseInt(incoming.dataset.version, 10);
+    if (arriving < shown) evt.detail.shouldSwap = false;
   });
 
   // Keep the panel in step with the board: when a new version arrives, ask again.

@@ -16,18 +16,21 @@ from __future__ import annotations
 import math
 import secrets
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 from starlette.templating import Jinja2Templates
 
-from engine import GameState, new_game, score_breakdown, scores
+from engine import Catalog, GameState, new_game, score_breakdown, scores
+from engine.catalog import Warehouse
 
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, html_lang, translations
 from .panel import cost_dict, have, moves_by_building
 from .present import GOODS, SECTOR_LABELS, Words, words_for
-from .roomview import RoomView
+from .roomview import LogEntry, RoomView
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
@@ -53,6 +56,8 @@ def _environment(code: str) -> jinja2.Environment:
     env.globals["static"] = lambda path: f"/static/{path}"
     env.globals["client_move_id"] = lambda: secrets.token_hex(12)
     env.filters["num"] = words.number
+    env.globals["warehouse_cells"] = lambda wh: _warehouse_cells(code, wh)
+    env.globals["drawn"] = lambda macro, *args: _drawn(code, macro, args)
     return env
 
 
@@ -203,11 +208,6 @@ def tile_positions(sector: int, count: int) -> list[tuple[float, float]]:
     return result
 
 
-def _value_data(state: GameState, building_id: str) -> Any:
-    value = state.catalog.building(building_id).value
-    return value if isinstance(value, int) else {"per": value.per, "rate": value.rate}
-
-
 def _aria(
     words: Words,
     name: str,
@@ -233,6 +233,37 @@ def _aria(
     return ", ".join(parts)
 
 
+@dataclass(frozen=True)
+class _Printed:
+    """What a building's card prints in one language: the same on every board."""
+
+    name: str
+    letter: str
+    cost: str
+    cost_parts: tuple[tuple[str, int], ...]
+    value: str
+    effect: str
+
+
+@cache
+def _printed(catalog: Catalog, building_id: str, lang: str) -> _Printed:
+    building = catalog.building(building_id)
+    words = words_for(lang)
+    return _Printed(
+        name=building.name_in(lang),
+        letter=building.letter,
+        cost=words.cost_text(dict(building.cost)),
+        cost_parts=tuple(sorted(building.cost, key=lambda kv: _COST_ORDER.index(kv[0]))),
+        value=words.value_text(_value_data_of(catalog, building_id)),
+        effect=words.effect(building_id),
+    )
+
+
+def _value_data_of(catalog: Catalog, building_id: str) -> Any:
+    value = catalog.building(building_id).value
+    return value if isinstance(value, int) else {"per": value.per, "rate": value.rate}
+
+
 def _tile(
     state: GameState,
     building_id: str,
@@ -245,31 +276,47 @@ def _tile(
     reason: str | None,
     position: tuple[float, float] = (0.0, 0.0),
 ) -> Tile:
-    building = state.catalog.building(building_id)
-    name = building.name_in(words.code)
-    cost = words.cost_text(dict(building.cost))
+    return _tile_of(
+        state.catalog, building_id, words.code, status, owner, age, actionable, reason, position
+    )
+
+
+@lru_cache(maxsize=16384)
+def _tile_of(
+    catalog: Catalog,
+    building_id: str,
+    lang: str,
+    status: str,
+    owner: int | None,
+    age: int | None,
+    actionable: bool,
+    reason: str | None,
+    position: tuple[float, float],
+) -> Tile:
+    """One `Tile`; the same arguments give the same (shared, immutable) value."""
+    printed = _printed(catalog, building_id, lang)
     sector = SECTOR_LABELS[age] if age is not None else None
     return Tile(
         id=building_id,
-        name=name,
-        letter=building.letter,
-        cost=cost,
-        cost_parts=tuple(sorted(building.cost, key=lambda kv: _COST_ORDER.index(kv[0]))),
-        value=words.value_text(_value_data(state, building_id)),
-        effect=words.effect(building_id),
+        name=printed.name,
+        letter=printed.letter,
+        cost=printed.cost,
+        cost_parts=printed.cost_parts,
+        value=printed.value,
+        effect=printed.effect,
         status=status,
         owner=owner,
         sector=sector,
         actionable=actionable,
         reason=reason,
         aria=_aria(
-            words,
-            name,
+            words_for(lang),
+            printed.name,
             status=status,
             sector=sector,
             owner=owner,
-            cost=cost,
-            letter=building.letter,
+            cost=printed.cost,
+            letter=printed.letter,
             reason=reason,
         ),
         x=position[0],
@@ -426,13 +473,94 @@ def _overview(
     return letters
 
 
-def _log(view: RoomView, words: Words) -> list[tuple[int, int, list[str]]]:
-    """The move log, newest first, put into words from the stored engine events."""
-    names = words.building_names(view.state.catalog)
-    entries = []
-    for entry in reversed(view.log):
-        entries.append((entry.seq, entry.seat, words.describe_events(entry.events, names)))
-    return entries
+class _Same:
+    """A cache key that matches only the very same object (log entries hold unhashable dicts).
+
+    The key keeps the object alive, so its id cannot be reused while the entry is cached.
+    """
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+
+def _log(view: RoomView, words: Words) -> list[Markup]:
+    """The move log, newest first, put into words from the stored engine events.
+
+    A move's entry never changes once logged, and the position cache hands out the same
+    `LogEntry` objects version after version, so each entry is drawn once per language.
+    """
+    catalog = view.state.catalog
+    return [_log_entry_html(_Same(entry), words.code, catalog) for entry in reversed(view.log)]
+
+
+@lru_cache(maxsize=65536)
+def _log_entry_html(key: _Same, lang: str, catalog: Catalog) -> Markup:
+    entry: LogEntry = key.obj  # type: ignore[assignment]
+    lines = words_for(lang).describe_events(entry.events, _building_names(catalog, lang))
+    return _macros(lang).log_entry(entry.seq, entry.seat, lines)  # type: ignore[no-any-return]
+
+
+@cache
+def _building_names(catalog: Catalog, lang: str) -> dict[str, str]:
+    return words_for(lang).building_names(catalog)
+
+
+@cache
+def _macros(lang: str) -> Any:
+    """The macros of ``macros.html`` in one language, callable from Python."""
+    return environment_for(lang).get_template("macros.html").module
+
+
+@lru_cache(maxsize=65536)
+def _card_html(lang: str, tile: Tile, is_player: bool, room_id: str | None) -> Markup:
+    return _macros(lang).overview_card(tile, is_player, room_id)  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=65536)
+def _tile_html(
+    lang: str, tile: Tile, extra_class: str, is_player: bool, room_id: str | None
+) -> Markup:
+    return _macros(lang).tile_button(tile, extra_class, is_player, room_id)  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=64)
+def _warehouse_cells(lang: str, warehouse: Warehouse) -> Markup:
+    """The printed cells of the warehouse with their values (they never move)."""
+    return _macros(lang).warehouse_cell_layer(warehouse)  # type: ignore[no-any-return]
+
+
+DRAWN_MACROS = frozenset({"wheel_disc", "warehouse_grid", "goods_counts", "coin", "round_track"})
+"""The ``macros.html`` pieces the board draws through ``drawn(name, ...)``: pure functions of
+their (hashable) arguments and the language, so each distinct drawing is made once."""
+
+
+@lru_cache(maxsize=16384)
+def _drawn(lang: str, macro: str, args: tuple[Any, ...]) -> Markup:
+    if macro not in DRAWN_MACROS:
+        raise ValueError(f"{macro!r} is not one of the board's memoised drawings")
+    return getattr(_macros(lang), macro)(*args)  # type: ignore[no-any-return]
+
+
+def clear_caches() -> None:
+    """Forget every drawn piece (the render benchmark measures first renders with it)."""
+    for memo in (
+        _tile_of,
+        _log_entry_html,
+        _card_html,
+        _tile_html,
+        _warehouse_cells,
+        _printed,
+        _drawn,
+    ):
+        memo.cache_clear()
 
 
 def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
@@ -458,15 +586,28 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
             "winner": winner,
             "headline": words.result_text(winner, view.viewer_seat),
         }
-    rounds = [
+    rounds = tuple(
         (
             letter,
             actions,
             "past" if i < state.round_index else "current" if i == state.round_index else "future",
         )
         for i, (letter, actions) in enumerate(state.catalog.rounds)
-    ]
+    )
+    is_player = view.viewer_seat is not None
+    code = words.code
+
+    def card(tile: Tile) -> Markup:
+        # Only a player's supply cards link to the room (its panel); the rest are shared.
+        linked = is_player and tile.status == "supply"
+        return _card_html(code, tile, is_player, view.room_id if linked else None)
+
+    def tile(t: Tile, extra_class: str) -> Markup:
+        return _tile_html(code, t, extra_class, is_player, view.room_id if is_player else None)
+
     return {
+        "card": card,
+        "tile": tile,
         "view": view,
         "state": state,
         "version": view.version,
@@ -479,8 +620,11 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "rounds": rounds,
         "mats": mats,
         "wedges": WEDGES,
-        "overview": _overview(view, actionable, words),
-        "log": _log(view, words),
+        "overview": [
+            (letter, when, Markup("").join(card(t) for t in tiles))
+            for letter, when, tiles in _overview(view, actionable, words)
+        ],
+        "log": Markup("").join(_log(view, words)),
         "sellable": sellable,
         "pass_move": pass_move,
         "final": final,

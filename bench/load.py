@@ -3,8 +3,9 @@
 For every move it measures the time from sending ``POST /api/rooms/{id}/moves`` until **all three**
 WebSockets of the room (both players and the spectator) hold a board with the new version. At the end
 it compares every acknowledged move with the room's move log (a move acknowledged but missing is
-*lost*; must be 0) and reports latency percentiles, moves per second, errors, and the server
-processes' CPU time and peak memory.
+*lost*; must be 0) and reports latency percentiles, moves per second, errors, the server
+processes' CPU time and peak memory, and the CPU time of this client itself (it runs on the same
+machine, so its share is CPU the servers did not have).
 
     .venv/bin/python bench/load.py --rooms 100 --interval 10 --duration 60 --db postgres --processes 2
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --rooms 50     # a running server
@@ -174,9 +175,9 @@ async def watch(room: Room, slot: int, token: str, server: str, stop: asyncio.Ev
         try:
             async with websockets.connect(
                 url,
-                origin=server,
+                origin=websockets.Origin(server),
                 max_size=2**22,
-                open_timeout=30,  # type: ignore[arg-type]
+                open_timeout=30,
             ) as ws:
                 async for message in ws:
                     data = message.encode() if isinstance(message, str) else message
@@ -273,6 +274,12 @@ async def count_lost(client: httpx.AsyncClient, rooms: list[Room]) -> tuple[int,
     return lost, mismatched
 
 
+def client_cpu_seconds() -> float:
+    """CPU time of this load client (it shares the machine with the servers)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -305,6 +312,7 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
 
         results = Results()
         cpu_before = [s.cpu_seconds() for s in servers]
+        client_before = client_cpu_seconds()
         started = time.monotonic()
         players = [
             asyncio.create_task(
@@ -317,6 +325,7 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
         await asyncio.gather(*players, return_exceptions=True)
         elapsed = time.monotonic() - started
         cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
+        client_cpu = client_cpu_seconds() - client_before
         for task in watchers:
             task.cancel()
         await asyncio.gather(*watchers, return_exceptions=True)
@@ -341,6 +350,9 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
         "mismatched": mismatched,
         "server_cpu_s": [round(c, 1) for c in cpu],
         "server_cpu_percent": [round(100 * c / elapsed, 1) for c in cpu],
+        "server_cpu_ms_per_move": round(1000 * sum(cpu) / max(1, results.moves), 1),
+        "client_cpu_s": round(client_cpu, 1),
+        "client_cpu_percent": round(100 * client_cpu / elapsed, 1),
         "peak_memory_mib": [round(s.memory_kib("VmHWM") / 1024, 1) for s in servers],
         "memory_per_room_kib": round((memory_rooms - memory_before) / max(1, len(rooms)), 1),
         "memory_per_socket_kib": round((memory_sockets - memory_rooms) / max(1, sockets), 1),

@@ -1,0 +1,102 @@
+"""The board renderer reuses what it drew before (cards, tiles, log entries): never the wrong piece."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+
+import engine
+from app import views
+from app.roomview import LogEntry, RoomView
+
+
+def game(seed: int, moves: int) -> list[tuple[engine.GameState, tuple[LogEntry, ...]]]:
+    """Every position of a seeded random game, the log entries shared from version to version."""
+    rng = random.Random(seed)
+    state = engine.new_game()
+    log: list[LogEntry] = []
+    positions: list[tuple[engine.GameState, tuple[LogEntry, ...]]] = [(state, ())]
+    for seq in range(moves):
+        seat = state.to_move
+        assert seat is not None
+        move = rng.choice(engine.legal_moves(state))
+        state, events = engine.apply_with_events(state, move)
+        log.append(LogEntry(seq, seat, move.to_json(), [e.to_json() for e in events]))
+        positions.append((state, tuple(log)))
+    return positions
+
+
+def view(
+    room: str, state: engine.GameState, log: tuple[LogEntry, ...], seat: int | None
+) -> RoomView:
+    return RoomView(
+        room_id=room,
+        version=len(log),
+        state=state,
+        viewer_seat=seat,
+        seats_claimed=(True, True),
+        online=(True, False),
+        spectators=1,
+        log=log,
+        invite_link=None,
+        spectator_link="http://test/w/watch" if seat is not None else None,
+        seat_link="http://test/s/seat" if seat is not None else None,
+        rematch=None,
+    )
+
+
+def same(html: str) -> str:
+    """The board without its fresh client_move_ids (each render draws new ones)."""
+    return re.sub(r'name="client_move_id" value="[0-9a-f]+"', "", html)
+
+
+def cold(board: RoomView, lang: str = "en") -> str:
+    views.clear_caches()
+    return same(views.render_board(board, lang=lang))
+
+
+def test_a_warm_render_equals_a_first_render_through_a_whole_game() -> None:
+    views.clear_caches()
+    positions = game(5, 60)
+    warm = {}
+    for index, (state, log) in enumerate(positions):
+        for seat in (state.to_move, None):
+            for lang in ("en", "cs"):
+                html = same(views.render_board(view("r1", state, log, seat), lang=lang))
+                if index % 15 == 0:
+                    warm[(index, seat, lang)] = html
+    for (index, seat, lang), html in warm.items():
+        state, log = positions[index]
+        assert html == cold(view("r1", state, log, seat), lang), (index, seat, lang)
+
+
+def test_two_games_in_rooms_of_the_same_name_keep_their_own_log() -> None:
+    views.clear_caches()
+    state_a, log_a = game(1, 12)[-1]
+    state_b, log_b = game(2, 12)[-1]
+    first = same(views.render_board(view("room", state_a, log_a, None)))
+    second = same(views.render_board(view("room", state_b, log_b, None)))
+    assert second == cold(view("room", state_b, log_b, None))
+    assert first == cold(view("room", state_a, log_a, None))
+    assert first != second
+
+
+def test_a_players_cards_link_to_their_own_room() -> None:
+    views.clear_caches()
+    state, log = game(3, 20)[-1]
+    seat = state.to_move
+    one = views.render_board(view("room-one", state, log, seat))
+    two = views.render_board(view("room-two", state, log, seat))
+    assert "/rooms/room-one/panel" in one and "/rooms/room-two/" not in one
+    assert "/rooms/room-two/panel" in two and "/rooms/room-one/" not in two
+
+
+def test_a_change_of_presence_or_links_is_drawn() -> None:
+    views.clear_caches()
+    state, log = game(4, 10)[-1]
+    board = view("r", state, log, 0)
+    before = views.render_board(board)
+    after = views.render_board(dataclasses.replace(board, online=(True, True), spectators=3))
+    assert "Player 2 away" in before and "Player 2 online" in after
+    assert "3 spectators watching" in after

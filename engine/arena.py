@@ -108,10 +108,10 @@ def _percent(share: float) -> str:
     return f"{100 * share:.1f}%"
 
 
-def side_line(name: str, wins: float, games: int, margins: Sequence[int]) -> str:
+def side_line(name: str, wins: float, games: int, margins: Sequence[float]) -> str:
     """``strong: 78.5% [71.9%, 84.0%], mean margin +14.2`` — draws count as half a win."""
     low, high = wilson_interval(wins, games)
-    mean = statistics.fmean(margins)
+    mean = round(statistics.fmean(margins), 1) + 0.0  # prints +0.0, never -0.0
     return (
         f"{name}: {_percent(wins / games)} [{_percent(low)}, {_percent(high)}], "
         f"mean margin {mean:+.1f}"

@@ -13,7 +13,14 @@ import pytest
 from engine import GameState, IllegalMove, apply, from_summary, legal_moves, new_game, scores
 from engine.ai import LEVELS, choose_move, make_bot
 from engine.ai.strong import search
-from engine.arena import ArenaSetup, play_game, play_games, report, wilson_interval
+from engine.arena import (
+    ArenaSetup,
+    play_game,
+    play_games,
+    report,
+    side_line,
+    wilson_interval,
+)
 from engine.cli import main
 
 LAST_TURN = 71
@@ -193,6 +200,11 @@ def test_a_draw_counts_as_half_a_win() -> None:
     assert lines[0].startswith("easy: 50.0% [")
     assert lines[1].startswith("normal: 50.0% [")
     assert lines[0].endswith("mean margin +0.0")
+
+
+def test_a_mean_margin_near_zero_prints_as_plus_zero() -> None:
+    assert side_line("a", 1, 2, [-1e-16]).endswith("mean margin +0.0")
+    assert side_line("a", 1, 2, [-1, 1]).endswith("mean margin +0.0")
 
 
 SIDE_LINE = re.compile(r"^(\w+): (\d+\.\d)% \[(\d+\.\d)%, (\d+\.\d)%\], mean margin ([+-]\d+\.\d)$")

@@ -391,6 +391,17 @@ def resolve_token(session: Session, *, token: str) -> Viewer | None:
         session.rollback()
 
 
+def invite_seat(session: Session, *, invite_token: str) -> int | None:
+    """The seat an invite link offers (None when it is no invite of ours)."""
+    if not looks_like_token(invite_token):
+        return None
+    try:
+        link = session.get(Link, token_hash(invite_token))
+        return link.seat if link is not None and link.kind == "invite" else None
+    finally:
+        session.rollback()
+
+
 def claim_invite(
     session: Session, *, invite_token: str, base_url: str, publisher: Publisher | None = None
 ) -> ClaimedSeat:

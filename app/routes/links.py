@@ -1,9 +1,10 @@
 """The capability links: `/s/{token}` a seat, `/i/{token}` an invite, `/w/{token}` watching.
 
 Each link remembers its token in an HttpOnly, SameSite=Lax cookie for that room and redirects
-to the table page `/rooms/{room_id}`. An invite already used leaves the browser as a spectator
-of the game; the table page then says the seat is taken. A browser that already holds a seat in
-the room keeps it when it opens the invite again.
+to the table page `/rooms/{room_id}`. An invite is taken by a button (a POST), never by opening
+it, so a chat app that fetches the address for a preview cannot take the seat. An invite already
+used leaves the browser as a spectator of the game; the table page then says the seat is taken.
+A browser that already holds a seat in the room keeps it when it opens the invite again.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app import services
 from app.deps import COOKIE_MAX_AGE, BaseUrlDep, HubDep, SessionDep, cookie_name
+from app.i18n import language_of
+from app.views import templates_for
 
 router = APIRouter(include_in_schema=False)
 
@@ -59,19 +62,41 @@ def open_spectator_link(token: str, request: Request, session: SessionDep) -> Re
     return _remember(request, viewer.room_id, token)
 
 
+def _seated(request: Request, session: SessionDep, room_id: str) -> bool:
+    """Whether this browser already holds a seat in the room."""
+    held = request.cookies.get(cookie_name(room_id))
+    if not held:
+        return False
+    current = services.resolve_token(session, token=held)
+    return current is not None and current.room_id == room_id and current.kind == "seat"
+
+
 @router.get("/i/{token}")
-def open_invite_link(
-    token: str, request: Request, session: SessionDep, base: BaseUrlDep, hub: HubDep
-) -> Response:
-    """An invite: the first browser to open it takes the free seat; later ones watch."""
+def open_invite_link(token: str, request: Request, session: SessionDep) -> Response:
+    """An invite: a page with the button that takes the free seat; once taken, later ones watch."""
     viewer = services.resolve_token(session, token=token)
     if viewer is None or viewer.kind != "invite":
         return _invalid()
-    held = request.cookies.get(cookie_name(viewer.room_id))
-    if held:
-        current = services.resolve_token(session, token=held)
-        if current is not None and current.room_id == viewer.room_id and current.kind == "seat":
-            return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
+    if _seated(request, session, viewer.room_id):
+        return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
+    if viewer.seat_taken:
+        return _remember(request, viewer.room_id, token)
+    seat = services.invite_seat(session, invite_token=token)
+    return templates_for(language_of(request)).TemplateResponse(
+        request, "join.html", {"token": token, "seat": seat}
+    )
+
+
+@router.post("/i/{token}")
+def accept_invite(
+    token: str, request: Request, session: SessionDep, base: BaseUrlDep, hub: HubDep
+) -> Response:
+    """Take the seat an invite offers; the first browser to do so plays, later ones watch."""
+    viewer = services.resolve_token(session, token=token)
+    if viewer is None or viewer.kind != "invite":
+        return _invalid()
+    if _seated(request, session, viewer.room_id):
+        return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     try:
         claimed = services.claim_invite(session, invite_token=token, base_url=base, publisher=hub)
     except services.SeatTaken:

@@ -101,21 +101,38 @@ def test_links_of_the_wrong_kind_or_unknown_are_refused(client: TestClient) -> N
     assert page.status_code == 404 and "<script>" not in page.text
 
 
+def test_opening_an_invite_link_only_shows_the_join_button(client: TestClient) -> None:
+    """A chat app fetching the link for a preview must not take the seat."""
+    created = client.post("/api/rooms", json={"host_seat": 1}).json()
+    invite = token_of(created["invite_link"])
+    for _ in range(2):
+        page = client.get(f"/i/{invite}", follow_redirects=False)
+        assert page.status_code == 200
+        assert 'id="join-button"' in page.text and f'action="/i/{invite}"' in page.text
+        assert "Player 1, who moves first" in page.text
+        assert "set-cookie" not in page.headers
+    assert client.post(f"/api/invites/{invite}").status_code == 200  # the seat is still free
+
+
 def test_invite_link_claims_the_seat_then_shows_the_game_to_latecomers(
     client: TestClient,
 ) -> None:
     created = client.post("/api/rooms", json={"host_seat": 0}).json()
     invite = token_of(created["invite_link"])
-    guest = client.get(f"/i/{invite}", follow_redirects=False)
+    guest = client.post(f"/i/{invite}", follow_redirects=False)
     assert guest.status_code == 303
     guest_token = guest.cookies[cookie_name(created["room"])]
     assert guest_token != invite
     state = client.get(f"/api/rooms/{created['room']}/legal", headers=bearer(guest_token))
     assert state.status_code == 200  # a seat token
     client.cookies.clear()
-    late = client.get(f"/i/{invite}", follow_redirects=False)
-    assert late.status_code == 303
-    assert late.cookies[cookie_name(created["room"])] == invite  # a spectator now
+    for late in (
+        client.get(f"/i/{invite}", follow_redirects=False),
+        client.post(f"/i/{invite}", follow_redirects=False),
+    ):
+        assert late.status_code == 303
+        assert late.cookies[cookie_name(created["room"])] == invite  # a spectator now
+        client.cookies.clear()
     legal = client.get(f"/api/rooms/{created['room']}/legal", headers=bearer(invite))
     assert legal.status_code == 403
     assert client.get(f"/api/rooms/{created['room']}", headers=bearer(invite)).status_code == 200
@@ -126,9 +143,12 @@ def test_a_seated_browser_keeps_its_seat_when_it_opens_the_invite_again(
 ) -> None:
     created = client.post("/api/rooms", json={"host_seat": 0}).json()
     client.get(f"/s/{created['token']}", follow_redirects=False)
-    again = client.get(f"/i/{token_of(created['invite_link'])}", follow_redirects=False)
-    assert again.status_code == 303
-    assert "set-cookie" not in again.headers
+    for again in (
+        client.get(f"/i/{token_of(created['invite_link'])}", follow_redirects=False),
+        client.post(f"/i/{token_of(created['invite_link'])}", follow_redirects=False),
+    ):
+        assert again.status_code == 303
+        assert "set-cookie" not in again.headers
     # the invite is still free for the guest
     assert client.post(f"/api/invites/{token_of(created['invite_link'])}").status_code == 200
 

@@ -46,6 +46,12 @@ class Table:
         self.page.goto(url)
         self.wait_live()
 
+    def join(self, invite_url: str) -> None:
+        """Open an invite link and take the seat with its button."""
+        self.page.goto(invite_url)
+        self.page.locator("#join-button").click()
+        self.wait_live()
+
     def wait_live(self) -> None:
         expect(self.page.locator("#connection")).to_have_attribute("data-state", "live")
 
@@ -140,7 +146,7 @@ def start_room(base_url: str, host: Table, guest: Table, spectator: Table | None
     expect(host.page.locator("#invite-title")).to_be_visible()
     invite = host.link("#invite-link")
     watch = host.link("#spectator-link-top")
-    guest.open(invite)
+    guest.join(invite)
     # The host's page turns from "waiting" into the table by itself.
     expect(host.page.locator("#invite-title")).to_have_count(0)
     expect(host.page.locator(".presence .presence-dot.online")).to_have_count(2)

@@ -36,7 +36,7 @@ def test_a_czech_host_and_an_english_guest_share_a_room(
     host.wait_live()
     expect(host.page.locator("#connection")).to_have_text("Připojeno")
     expect(host.page.locator("#invite-title")).to_have_text("Čeká se na soupeře…")
-    guest.open(host.link("#invite-link"))
+    guest.join(host.link("#invite-link"))
     expect(host.page.locator(".presence")).to_contain_text("Hráč 2 je online")
     expect(guest.page.locator(".presence")).to_contain_text("Player 1 online")
 

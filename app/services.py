@@ -271,16 +271,17 @@ def _room_lock(session: Session, room_id: str) -> Iterator[Room]:
         with lock:
             session.execute(update(Room).where(Room.id == room_id).values(version=Room.version))
             room = session.get(Room, room_id, populate_existing=True)
-            if room is None:
-                session.rollback()
-                raise RoomNotFound(room_id)
-            try:
-                yield room
-            finally:
-                if session.in_transaction():
-                    session.rollback()
+            with _held(session, room_id, room) as held:
+                yield held
         return
     room = session.scalar(select(Room).where(Room.id == room_id).with_for_update())
+    with _held(session, room_id, room) as held:
+        yield held
+
+
+@contextmanager
+def _held(session: Session, room_id: str, room: Room | None) -> Iterator[Room]:
+    """The locked room for the rest of the transaction, which is rolled back if left open."""
     if room is None:
         session.rollback()
         raise RoomNotFound(room_id)

@@ -12,11 +12,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from spec_model import BUILDINGS, CATALOG, LOCKED
 
 from engine import (
     GameState,
@@ -32,19 +32,7 @@ from engine import (
     summary,
 )
 
-CATALOG = json.loads((Path(__file__).resolve().parents[2] / "engine" / "catalog.json").read_text())
-BUILDINGS = {entry["id"]: entry for entry in CATALOG["buildings"]}
 LETTERS = [r["letter"] for r in CATALOG["rounds"]]
-LOCKED = {
-    "fish_factory",
-    "town_hall",
-    "zoo",
-    "pont_de_normandie",
-    "grain_silo",
-    "wood_factory",
-    "dock",
-    "brick_factory",
-}
 NO_CHOICE = [
     "wood_company",
     "farmland",

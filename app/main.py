@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import services
+from app.boards import BoardPainter
 from app.computer import ComputerHub, ComputerPlayer
 from app.db import engine_for, make_sessionmaker
 from app.guards import RequestGuard
@@ -49,13 +50,15 @@ def create_app(settings: Settings | None = None, *, render: Renderer | None = No
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = engine_for(settings)
         sessions = make_sessionmaker(engine)
-        hub = ComputerHub(asyncio.get_running_loop())
+        painter = BoardPainter(
+            sessions, render or _default_renderer(), presence_timeout=settings.presence_timeout
+        )
+        hub = ComputerHub(asyncio.get_running_loop(), painter)
         process_id = secrets.token_hex(8)
         app.state.settings = settings
         app.state.sessionmaker = sessions
         app.state.hub = hub
         app.state.process_id = process_id
-        app.state.render = render or _default_renderer()
         computer = ComputerPlayer(sessions, hub)
         hub.computer = computer
         app.state.computer = computer

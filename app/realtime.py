@@ -1,107 +1,166 @@
-"""The room hub: who is watching which room in this process, and how they hear about changes.
+"""The room hub: who is watching which room in this process, and how their boards are drawn.
 
-What travels is only "room R changed" (and the new version when the move log grew); every
-socket then loads and renders its own viewer's board (players and spectators see different
-controls). On SQLite one process serves everything and `Hub.room_changed` is the whole story.
-On PostgreSQL several processes may serve one room: `services` queues a `NOTIFY` inside the
-move's transaction (PostgreSQL delivers it only after the commit) and every process runs
-`Hub.listen_postgres`, which wakes the local sockets of that room.
+What travels between processes is only "room R changed" (with the new version when the move log
+grew). Each room watched here has one *feed*: a task that, when the room changes, reads the room
+once, draws the board once per group of alike viewers (same seat or spectator, language and
+address: `BoardGroup`) and hands every socket its group's HTML. So a move costs one read and a
+render per distinct viewer, not a read and a render per socket. The read itself is small: the
+position comes from the position cache (`app.services`), and the room's facts (seats, presence,
+rematch) are only read again after a change that was not a move.
 
-Each socket has a small bounded queue of wake-ups; a socket that lets it fill up (a slow or
-stuck client) is dropped instead of slowing the room down. It resynchronises when it reconnects,
-because a (re)connect always starts with the full board.
+On SQLite one process serves everything and `Hub.room_changed` is the whole story. On PostgreSQL
+several processes may serve one room: `services` queues a `NOTIFY` inside the transaction
+(PostgreSQL delivers it only after the commit) and every process runs `Hub.listen_postgres`,
+which wakes the local feed of that room.
+
+Each socket holds only the newest board it has not sent yet: a slow client skips the boards it
+had no time for, and one whose sends stay stuck for `SEND_TIMEOUT` is closed (`app.routes.ws`).
+It resynchronises when it reconnects, because a (re)connect always starts with the full board.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 
 import psycopg
 from sqlalchemy import make_url
 from starlette.websockets import WebSocket
 
-from app.roomview import Viewer
-from app.services import NOTIFY_CHANNEL
+from app.roomview import RoomFacts, Viewer
+from app.services import NOTIFY_CHANNEL, remember_move
 
 log = logging.getLogger(__name__)
 
-WAKE_QUEUE_SIZE = 16
+RETRY_DELAY = 1.0
+
+
+@dataclass(frozen=True)
+class BoardGroup:
+    """Viewers who see the very same board: the same viewer (every spectator of a room is alike),
+    language and address for links."""
+
+    viewer: Viewer
+    lang: str
+    base_url: str
+
+    @classmethod
+    def of(cls, viewer: Viewer, lang: str, base_url: str) -> BoardGroup:
+        if viewer.kind == "spectator":  # a spectator's board shows no links of its own
+            viewer = replace(viewer, token="")
+        return cls(viewer=viewer, lang=lang, base_url=base_url)
+
+
+#: Draws a room's boards (blocking; runs in a worker thread): given the room, its facts when
+#: still current (None: read them again), the newest version known and the groups watching,
+#: returns the facts and version used and the HTML for every group.
+BoardMaker = Callable[
+    [str, RoomFacts | None, int, frozenset[BoardGroup]],
+    tuple[RoomFacts, int, Mapping[BoardGroup, str]],
+]
 
 
 class RoomSocket:
     """One open page's socket, as the hub sees it."""
 
-    def __init__(self, websocket: WebSocket, viewer: Viewer) -> None:
+    def __init__(self, websocket: WebSocket, group: BoardGroup) -> None:
         self.websocket = websocket
-        self.viewer = viewer
-        self.wakeups: asyncio.Queue[None] = asyncio.Queue(maxsize=WAKE_QUEUE_SIZE)
-        self.dropped = asyncio.Event()
+        self.viewer = group.viewer
+        self.group = group
+        self._board: str | None = None
+        self._board_ready = asyncio.Event()
         #: Board updates and replies must not interleave on the wire.
         self.send_lock = asyncio.Lock()
 
-    def wake(self) -> None:
-        """Ask for a fresh board; a socket that is too far behind is dropped."""
-        try:
-            self.wakeups.put_nowait(None)
-        except asyncio.QueueFull:
-            self.dropped.set()
+    def offer(self, html: str) -> None:
+        """Make `html` the next board to send (replacing one not sent yet)."""
+        self._board = html
+        self._board_ready.set()
 
-    async def next_wakeup(self) -> None:
-        """Wait for a wake-up, then swallow the others already queued (one render serves all)."""
-        await self.wakeups.get()
-        while not self.wakeups.empty():
-            self.wakeups.get_nowait()
+    async def next_board(self) -> str:
+        """Wait for a board to send; only the newest one offered is returned."""
+        while self._board is None:
+            self._board_ready.clear()
+            await self._board_ready.wait()
+        html, self._board = self._board, None
+        return html
+
+
+class _Feed:
+    """The sockets of one room in this process and what is known of the room."""
+
+    def __init__(self) -> None:
+        self.sockets: set[RoomSocket] = set()
+        self.version = -1
+        self.facts: RoomFacts | None = None
+        self.facts_stale = True
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
 
 
 class Hub:
     """Publish/subscribe for the rooms served by this process."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, make_boards: BoardMaker) -> None:
         self._loop = loop
-        self._rooms: dict[str, set[RoomSocket]] = {}
-        self._versions: dict[str, int] = {}
+        self._make_boards = make_boards
+        self._feeds: dict[str, _Feed] = {}
         self.listening = asyncio.Event()
 
     def join(self, room_id: str, socket: RoomSocket) -> None:
-        self._rooms.setdefault(room_id, set()).add(socket)
+        """Watch the room; the socket gets a board at the next change (`room_changed`)."""
+        feed = self._feeds.get(room_id)
+        if feed is None:
+            feed = self._feeds[room_id] = _Feed()
+            feed.task = self._loop.create_task(self._run(room_id, feed))
+        feed.sockets.add(socket)
 
     def leave(self, room_id: str, socket: RoomSocket) -> None:
-        sockets = self._rooms.get(room_id)
-        if sockets is None:
+        feed = self._feeds.get(room_id)
+        if feed is None:
             return
-        sockets.discard(socket)
-        if not sockets:
-            del self._rooms[room_id]
-            self._versions.pop(room_id, None)
+        feed.sockets.discard(socket)
+        if not feed.sockets:
+            del self._feeds[room_id]
+            if feed.task is not None:
+                feed.task.cancel()
 
     def sockets(self, room_id: str) -> frozenset[RoomSocket]:
-        return frozenset(self._rooms.get(room_id, ()))
+        feed = self._feeds.get(room_id)
+        return frozenset(feed.sockets) if feed else frozenset()
 
     @property
     def socket_count(self) -> int:
-        return sum(len(s) for s in self._rooms.values())
+        return sum(len(feed.sockets) for feed in self._feeds.values())
 
     def deliver(self, room_id: str, version: int | None) -> None:
-        """Wake every local socket of the room (runs on the event loop).
+        """Wake the room's feed (runs on the event loop); `None`: something besides the moves.
 
         A version already delivered is skipped: on PostgreSQL a move made in this process is
         delivered at once and then comes back through LISTEN.
         """
-        sockets = self._rooms.get(room_id)
-        if not sockets:
+        feed = self._feeds.get(room_id)
+        if feed is None:
             return
-        if version is not None:
-            if version <= self._versions.get(room_id, -1):
-                return
-            self._versions[room_id] = version
-        for socket in sockets:
-            socket.wake()
+        if version is None:
+            feed.facts_stale = True
+        elif version <= feed.version:
+            return
+        else:
+            feed.version = version
+        feed.changed.set()
+
+    def redraw(self, room_id: str) -> None:
+        """Send the room's boards again though nothing changed (a client that fell behind)."""
+        feed = self._feeds.get(room_id)
+        if feed is not None:
+            feed.changed.set()
 
     def deliver_all(self) -> None:
-        """Wake every local socket (after a gap in the notifications)."""
-        for room_id in list(self._rooms):
+        """Wake every local feed (after a gap in the notifications)."""
+        for room_id in list(self._feeds):
             self.deliver(room_id, None)
 
     def room_changed(self, room_id: str, version: int | None) -> None:
@@ -114,6 +173,34 @@ class Hub:
             self.deliver(room_id, version)
         else:
             self._loop.call_soon_threadsafe(self.deliver, room_id, version)
+
+    async def _run(self, room_id: str, feed: _Feed) -> None:
+        """Draw and hand out the room's boards after every change, for as long as it is watched."""
+        while True:
+            await feed.changed.wait()
+            feed.changed.clear()
+            facts = None if feed.facts_stale else feed.facts
+            feed.facts_stale = False
+            groups = frozenset(socket.group for socket in feed.sockets)
+            try:
+                facts, version, boards = await asyncio.to_thread(
+                    self._make_boards, room_id, facts, feed.version, groups
+                )
+            except Exception:
+                log.exception("drawing the boards of room %s failed; trying again", room_id)
+                feed.facts_stale = True
+                feed.changed.set()
+                await asyncio.sleep(RETRY_DELAY)
+                continue
+            if not feed.facts_stale:
+                feed.facts = facts
+            feed.version = max(feed.version, version)
+            for socket in feed.sockets:
+                html = boards.get(socket.group)
+                if html is None:  # joined while the boards were drawn
+                    feed.changed.set()
+                else:
+                    socket.offer(html)
 
     async def listen_postgres(self, database_url: str, *, retry_delay: float = 1.0) -> None:
         """Deliver the rooms' NOTIFY messages for ever, reconnecting when the link breaks."""
@@ -135,11 +222,19 @@ class Hub:
             await asyncio.sleep(retry_delay)
 
     def _on_notify(self, payload: str) -> None:
-        room_id, _, version = payload.partition(" ")
-        if version.isdigit():
-            self.deliver(room_id, int(version))
-        else:
+        """ "R V seat move" (a move), "R V" or "R *" (see `services._notify`)."""
+        room_id, _, rest = payload.partition(" ")
+        version, _, made = rest.partition(" ")
+        if not version.isdigit():
             self.deliver(room_id, None)
+            return
+        seat, _, move = made.partition(" ")
+        if room_id in self._feeds and seat.isdigit() and move:
+            try:
+                remember_move(room_id, int(version), int(seat), move)
+            except Exception:  # the log is the truth: a read will replay it
+                log.exception("could not follow the move notified for room %s", room_id)
+        self.deliver(room_id, int(version))
 
 
 async def run_periodically(interval: float, work: Callable[[], object]) -> None:

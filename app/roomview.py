@@ -1,7 +1,9 @@
 """Everything a page or a socket needs to draw one room for one viewer.
 
 `app.services.load_room_view` builds a `RoomView`; `app.views.render_board` turns it into HTML.
-The view is a frozen value: it is safe to hand to a template or another thread.
+A view is the room's `RoomFacts` (the same for every viewer: one database read serves all the
+sockets of a room) plus the position and what only this viewer sees (its own links). All of
+them are frozen values: safe to hand to a template, another thread or a cache.
 """
 
 from __future__ import annotations
@@ -75,3 +77,23 @@ class RoomView:
     computer: str | None = None
     computer_seat: int | None = None
     seat_taken: bool = False
+
+
+@dataclass(frozen=True)
+class RoomFacts:
+    """What every viewer of a room sees alike, apart from the position: seats, presence, rematch.
+
+    `open_invites` holds the hashes of the room's unused invite links (a player is shown its
+    invite link only while it is unused). `version` is the room's version when this was read.
+    """
+
+    room_id: str
+    version: int
+    seats_claimed: tuple[bool, bool]
+    online: tuple[bool, bool]
+    spectators: int
+    open_invites: frozenset[str]
+    rematch_offered_by: tuple[bool, bool]
+    rematch_room_id: str | None
+    computer: str | None
+    computer_seat: int | None

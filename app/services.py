@@ -39,7 +39,7 @@ from sqlalchemy.orm import Session
 
 import engine
 from app.models import Connection, Link, Move, RematchOffer, Room, Seat, ServerProcess
-from app.roomview import LogEntry, RematchInfo, RoomView, Viewer
+from app.roomview import LogEntry, RematchInfo, RoomFacts, RoomView, Viewer
 from app.security import (
     invite_token_for,
     looks_like_token,
@@ -55,6 +55,8 @@ from engine.ai import LEVELS
 #: something other than the move log changed: a seat claimed, presence, a rematch).
 NOTIFY_CHANNEL = "inland_port_rooms"
 MAX_CLIENT_MOVE_ID = 64
+#: PostgreSQL limits a payload to 8000 bytes; a longer move is read from the log instead.
+MAX_NOTIFIED_MOVE = 7000
 
 
 class ServiceError(Exception):
@@ -248,6 +250,23 @@ def _position(session: Session, room_id: str, version: int) -> _Position:
     return position
 
 
+def remember_move(room_id: str, version: int, seat: int, move: str) -> bool:
+    """Bring the cached position of a room to `version` with the move that led there.
+
+    For a move made in another process (its notification carries the move). Only a position
+    cached at `version - 1` is advanced; otherwise nothing happens and the next read replays
+    the log. Returns whether the cache was advanced.
+    """
+    cached = positions.get(room_id)
+    if cached is None or cached.version != version - 1:
+        return False
+    parsed = engine.parse_move(move)
+    state, events = engine.apply_with_events(cached.state, parsed)
+    entry = _log_entry(cached.version, seat, parsed, events)
+    positions.put(room_id, _Position(version, state, (*cached.log, entry)))
+    return True
+
+
 def snapshot_json(state: engine.GameState) -> str:
     """The canonical JSON of a position's summary, as stored in `rooms.snapshot`."""
     return json.dumps(engine.summary(state), sort_keys=True, separators=(",", ":"))
@@ -292,10 +311,18 @@ def _held(session: Session, room_id: str, room: Room | None) -> Iterator[Room]:
             session.rollback()
 
 
-def _notify(session: Session, room_id: str, version: int | None) -> None:
-    """Queue the cross-process notification; PostgreSQL sends it when the transaction commits."""
+def _notify(
+    session: Session, room_id: str, version: int | None, move: tuple[int, str] | None = None
+) -> None:
+    """Queue the cross-process notification; PostgreSQL sends it when the transaction commits.
+
+    A move's notification carries the move itself ("R V seat move"), so the other processes
+    can bring their cached position up to date without reading the log (`remember_move`).
+    """
     if session.get_bind().dialect.name == "postgresql":
         payload = f"{room_id} {'*' if version is None else version}"
+        if move is not None and len(move[1]) < MAX_NOTIFIED_MOVE:
+            payload += f" {move[0]} {move[1]}"
         session.execute(
             text("SELECT pg_notify(:channel, :payload)"),
             {"channel": NOTIFY_CHANNEL, "payload": payload},
@@ -367,20 +394,60 @@ def create_room(
     )
 
 
+class _TokenCache:
+    """Seat and spectator tokens never change what they open: remember them (bounded LRU).
+
+    Invite tokens are not kept (they turn into "seat taken" when claimed)."""
+
+    def __init__(self, maxsize: int = 65536) -> None:
+        self._items: OrderedDict[str, Viewer] = OrderedDict()
+        self._lock = threading.Lock()
+        self._maxsize = maxsize
+
+    def get(self, digest: str) -> Viewer | None:
+        with self._lock:
+            viewer = self._items.get(digest)
+            if viewer is not None:
+                self._items.move_to_end(digest)
+            return viewer
+
+    def put(self, digest: str, viewer: Viewer) -> Viewer:
+        with self._lock:
+            self._items[digest] = viewer
+            while len(self._items) > self._maxsize:
+                self._items.popitem(last=False)
+        return viewer
+
+
+known_tokens = _TokenCache()
+
+
+def known_viewer(token: str) -> Viewer | None:
+    """The seat or spectator behind `token` when this process has seen it before (no I/O)."""
+    if not looks_like_token(token):
+        return None
+    return known_tokens.get(token_hash(token))
+
+
 def resolve_token(session: Session, *, token: str) -> Viewer | None:
     """Who holds `token`: a seat, a spectator, or an invite (None when it is no link of ours)."""
     if not looks_like_token(token):
         return None
     digest = token_hash(token)
+    known = known_tokens.get(digest)
+    if known is not None:
+        return known
     try:
         seat = session.scalar(select(Seat).where(Seat.token_hash == digest))
         if seat is not None:
-            return Viewer(room_id=seat.room_id, seat=seat.seat, kind="seat", token=token)
+            viewer = Viewer(room_id=seat.room_id, seat=seat.seat, kind="seat", token=token)
+            return known_tokens.put(digest, viewer)
         link = session.get(Link, digest)
         if link is None:
             return None
         if link.kind == "spectator":
-            return Viewer(room_id=link.room_id, seat=None, kind="spectator", token=token)
+            viewer = Viewer(room_id=link.room_id, seat=None, kind="spectator", token=token)
+            return known_tokens.put(digest, viewer)
         return Viewer(
             room_id=link.room_id,
             seat=None,
@@ -510,7 +577,7 @@ def submit_move(
         room.snapshot = snapshot_json(new_state)
         room.finished = engine.is_finished(new_state)
         room.updated_at = now
-        _notify(session, room_id, new_version)
+        _notify(session, room_id, new_version, (seat, engine.canonical(parsed)))
         try:
             session.commit()
         except IntegrityError:
@@ -634,44 +701,107 @@ def load_room_view(
     """Everything needed to draw the room for `viewer` (see `app.roomview`)."""
     try:
         room = _room(session, viewer.room_id)
+        facts = _facts(session, room, presence_timeout)
         position = _position(session, room.id, room.version)
-        claimed = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
-        if room.computer_seat is not None:
-            claimed.add(room.computer_seat)
-        online, spectators = _presence(session, room, presence_timeout)
-        is_player = viewer.kind == "seat" and viewer.seat is not None
-        invite: str | None = None
-        if is_player and len(claimed) < 2:
-            invite_token = invite_token_for(viewer.token)
-            open_invite = session.scalar(
-                select(Link.token_hash).where(
-                    Link.token_hash == token_hash(invite_token), Link.used_at.is_(None)
-                )
-            )
-            if open_invite is not None:
-                invite = invite_link(base_url, invite_token)
-        rematch = _rematch_info(session, room, viewer, base_url) if room.finished else None
-        return RoomView(
-            room_id=room.id,
-            version=room.version,
-            state=position.state,
-            viewer_seat=viewer.seat if is_player else None,
-            seats_claimed=(0 in claimed, 1 in claimed),
-            online=online,
-            spectators=spectators,
-            log=position.log,
-            invite_link=invite,
-            spectator_link=(
-                spectator_link(base_url, spectator_token_for(viewer.token)) if is_player else None
-            ),
-            seat_link=seat_link(base_url, viewer.token) if is_player else None,
-            rematch=rematch,
-            computer=room.computer,
-            computer_seat=room.computer_seat,
-            seat_taken=viewer.seat_taken,
-        )
+        return room_view(facts, position.state, position.log, viewer=viewer, base_url=base_url)
     finally:
         session.rollback()
+
+
+def load_room_facts(session: Session, *, room_id: str, presence_timeout: float = 30.0) -> RoomFacts:
+    """The room's seats, presence and rematch offers: the part every viewer shares."""
+    try:
+        return _facts(session, _room(session, room_id), presence_timeout)
+    finally:
+        session.rollback()
+
+
+def load_position(
+    session: Session, *, room_id: str, version: int
+) -> tuple[engine.GameState, tuple[LogEntry, ...]]:
+    """The position after the first `version` moves, and the log that led there (cached)."""
+    try:
+        position = _position(session, room_id, version)
+        return position.state, position.log
+    finally:
+        session.rollback()
+
+
+def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
+    claimed = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+    if room.computer_seat is not None:
+        claimed.add(room.computer_seat)
+    online, spectators = _presence(session, room, presence_timeout)
+    open_invites: frozenset[str] = frozenset()
+    if len(claimed) < 2:
+        open_invites = frozenset(
+            session.scalars(
+                select(Link.token_hash).where(
+                    Link.room_id == room.id, Link.kind == "invite", Link.used_at.is_(None)
+                )
+            )
+        )
+    offered: set[int] = set()
+    if room.finished:
+        offered = set(
+            session.scalars(select(RematchOffer.seat).where(RematchOffer.room_id == room.id))
+        )
+    return RoomFacts(
+        room_id=room.id,
+        version=room.version,
+        seats_claimed=(0 in claimed, 1 in claimed),
+        online=online,
+        spectators=spectators,
+        open_invites=open_invites,
+        rematch_offered_by=(0 in offered, 1 in offered),
+        rematch_room_id=room.rematch_room_id,
+        computer=room.computer,
+        computer_seat=room.computer_seat,
+    )
+
+
+def room_view(
+    facts: RoomFacts,
+    state: engine.GameState,
+    log: tuple[LogEntry, ...],
+    *,
+    viewer: Viewer,
+    base_url: str,
+) -> RoomView:
+    """The room as `viewer` sees it at the position `state` (no database: a pure function)."""
+    is_player = viewer.kind == "seat" and viewer.seat is not None
+    invite = None
+    if is_player:
+        invite_token = invite_token_for(viewer.token)
+        if token_hash(invite_token) in facts.open_invites:
+            invite = invite_link(base_url, invite_token)
+    rematch = None
+    if engine.is_finished(state):
+        link = None
+        if facts.rematch_room_id is not None and viewer.kind == "seat":
+            link = seat_link(base_url, rematch_token_for(viewer.token))
+        rematch = RematchInfo(
+            offered_by=facts.rematch_offered_by, room_id=facts.rematch_room_id, seat_link=link
+        )
+    return RoomView(
+        room_id=facts.room_id,
+        version=len(log),
+        state=state,
+        viewer_seat=viewer.seat if is_player else None,
+        seats_claimed=facts.seats_claimed,
+        online=facts.online,
+        spectators=facts.spectators,
+        log=log,
+        invite_link=invite,
+        spectator_link=(
+            spectator_link(base_url, spectator_token_for(viewer.token)) if is_player else None
+        ),
+        seat_link=seat_link(base_url, viewer.token) if is_player else None,
+        rematch=rematch,
+        computer=facts.computer,
+        computer_seat=facts.computer_seat,
+        seat_taken=viewer.seat_taken,
+    )
 
 
 # --- rematch -------------------------------------------------------------------------------

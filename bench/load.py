@@ -1,7 +1,12 @@
 """Load test: many rooms, two players and a spectator each, moving at a set pace over real sockets.
 
 For every move it measures the time from sending ``POST /api/rooms/{id}/moves`` until **all three**
-WebSockets of the room (both players and the spectator) hold a board with the new version. At the end
+WebSockets of the room (both players and the spectator) hold a board with the new version.
+
+The players choose their moves as a browser does: from what they already know (a browser gets
+the legal moves inside the board; this client follows each room's game with the rules engine).
+So each move is one HTTP request. ``--fetch-legal`` instead fetches the room and its legal moves
+over HTTP before every move (three requests per move). At the end
 it compares every acknowledged move with the room's move log (a move acknowledged but missing is
 *lost*; must be 0) and reports latency percentiles, moves per second, errors, the server
 processes' CPU time and peak memory, and the CPU time of this client itself (it runs on the same
@@ -40,6 +45,10 @@ import httpx
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402  (the project's rules engine, to follow each game)
+
 VERSION_RE = re.compile(rb'data-version="(\d+)"')
 
 
@@ -140,6 +149,9 @@ class Room:
     acknowledged: dict[int, str] = field(default_factory=dict)
     """version -> canonical move the server acknowledged."""
     finished: bool = False
+    state: engine.GameState = field(default_factory=engine.new_game)
+    version: int = 0
+    """The position this client believes the room is at (re-read after a refused move)."""
 
 
 @dataclass
@@ -200,13 +212,14 @@ async def play(
     stop: asyncio.Event,
     results: Results,
     rng: random.Random,
+    fetch_legal: bool,
 ) -> None:
     """Each ``interval`` (jittered) the player to move makes a random legal move."""
     await asyncio.sleep(rng.uniform(0, interval))
     while not stop.is_set() and not room.finished:
         started = time.monotonic()
         try:
-            await one_move(room, client, results, rng)
+            await one_move(room, client, results, rng, fetch_legal)
         except httpx.HTTPError as err:
             results.error(type(err).__name__)
         pause = interval - (time.monotonic() - started)
@@ -214,35 +227,42 @@ async def play(
 
 
 async def one_move(
-    room: Room, client: httpx.AsyncClient, results: Results, rng: random.Random
+    room: Room,
+    client: httpx.AsyncClient,
+    results: Results,
+    rng: random.Random,
+    fetch_legal: bool,
 ) -> None:
-    state = await client.get(
-        f"{room.servers[0]}/api/rooms/{room.room_id}",
-        headers={"Authorization": f"Bearer {room.tokens[0]}"},
-    )
-    state.raise_for_status()
-    summary = state.json()
-    if summary["finished"]:
+    if fetch_legal:
+        await fetch_position(room, client)
+    if engine.is_finished(room.state):
         room.finished = True
         return
-    seat = summary["summary"]["to_move"]
+    seat = room.state.to_move
+    assert seat is not None
     server = room.servers[seat]
     auth = {"Authorization": f"Bearer {room.tokens[seat]}"}
-    legal = (await client.get(f"{server}/api/rooms/{room.room_id}/legal", headers=auth)).json()
-    if not legal["moves"]:
+    if fetch_legal:
+        legal = (await client.get(f"{server}/api/rooms/{room.room_id}/legal", headers=auth)).json()
+        choices = [engine.parse_move(move) for move in legal["moves"]]
+    else:
+        choices = list(engine.legal_moves(room.state))
+    if not choices:
         results.error("no legal moves")
         return
-    move = rng.choice(legal["moves"])
-    version = legal["version"]
-    body = {"move": move, "version": version, "client_move_id": uuid.uuid4().hex}
+    move = rng.choice(choices)
+    version = room.version
+    body = {"move": move.to_json(), "version": version, "client_move_id": uuid.uuid4().hex}
     room.changed.clear()
     sent = time.perf_counter()
     answer = await client.post(f"{server}/api/rooms/{room.room_id}/moves", json=body, headers=auth)
     if answer.status_code != 200:
         results.error(f"HTTP {answer.status_code}")
+        await fetch_position(room, client)
         return
     new_version = answer.json()["version"]
-    room.acknowledged[version] = json.dumps(move, sort_keys=True, separators=(",", ":"))
+    room.acknowledged[version] = json.dumps(move.to_json(), sort_keys=True, separators=(",", ":"))
+    room.state, room.version = engine.apply(room.state, move), new_version
     try:
         while min(room.seen) < new_version:
             room.changed.clear()
@@ -254,6 +274,17 @@ async def one_move(
         return
     results.latencies_ms.append(1000 * (time.perf_counter() - sent))
     results.moves += 1
+
+
+async def fetch_position(room: Room, client: httpx.AsyncClient) -> None:
+    """Read the room's position from the server (`GET /api/rooms/{id}`)."""
+    answer = await client.get(
+        f"{room.servers[0]}/api/rooms/{room.room_id}",
+        headers={"Authorization": f"Bearer {room.tokens[0]}"},
+    )
+    answer.raise_for_status()
+    data = answer.json()
+    room.state, room.version = engine.from_summary(data["summary"]), data["version"]
 
 
 async def count_lost(client: httpx.AsyncClient, rooms: list[Room]) -> tuple[int, int]:
@@ -318,7 +349,15 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
         started = time.monotonic()
         players = [
             asyncio.create_task(
-                play(room, client, args.interval, stop, results, random.Random(rng.random()))
+                play(
+                    room,
+                    client,
+                    args.interval,
+                    stop,
+                    results,
+                    random.Random(rng.random()),
+                    args.fetch_legal,
+                )
             )
             for room in rooms
         ]
@@ -340,6 +379,7 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
         "sockets": sockets,
         "processes": len(servers),
         "interval_s": args.interval,
+        "requests_per_move": 3 if args.fetch_legal else 1,
         "duration_s": round(elapsed, 1),
         "moves": results.moves,
         "moves_per_s": round(results.moves / elapsed, 1),
@@ -386,6 +426,11 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--http-connections", type=int, default=400)
+    parser.add_argument(
+        "--fetch-legal",
+        action="store_true",
+        help="GET the room and its legal moves before every move (3 requests per move)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
     args = parser.parse_args()
 

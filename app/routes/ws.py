@@ -34,10 +34,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
 from app import services
-from app.deps import base_url, cookie_name, get_hub, get_renderer, get_sessionmaker, get_settings
+from app.deps import base_url, cookie_name, get_hub, get_sessionmaker, get_settings
 from app.guards import origin_allowed
 from app.i18n import language_of
-from app.realtime import RoomSocket
+from app.realtime import BoardGroup, RoomSocket
 from app.roomview import Viewer
 
 router = APIRouter()
@@ -73,8 +73,9 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
     sessions = get_sessionmaker(websocket)
     process_id: str = websocket.app.state.process_id
     connection_id = secrets.token_hex(16)
-    socket = RoomSocket(websocket, viewer)
-    hub.join(viewer.room_id, socket)
+    socket = RoomSocket(
+        websocket, BoardGroup.of(viewer, language_of(websocket), base_url(websocket))
+    )
 
     def opened() -> None:
         with sessions() as session:
@@ -88,14 +89,15 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
 
     try:
         await run_in_threadpool(opened)
-        hub.room_changed(viewer.room_id, None)
+        hub.join(viewer.room_id, socket)
+        hub.room_changed(viewer.room_id, None)  # presence changed; this socket's first board
         async with anyio.create_task_group() as group:
 
             async def until_one_ends(part: Callable[[RoomSocket], Awaitable[None]]) -> None:
                 await part(socket)
                 group.cancel_scope.cancel()
 
-            for part in (_send_boards, _receive, _wait_dropped):
+            for part in (_send_boards, _receive):
                 group.start_soon(until_one_ends, part)
     finally:
         with anyio.CancelScope(shield=True):
@@ -104,35 +106,18 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
             hub.room_changed(viewer.room_id, None)
 
 
-def _render(websocket: WebSocket, viewer: Viewer) -> str:
-    settings = get_settings(websocket)
-    with get_sessionmaker(websocket)() as session:
-        view = services.load_room_view(
-            session,
-            viewer=viewer,
-            base_url=base_url(websocket),
-            presence_timeout=settings.presence_timeout,
-        )
-    render: Callable[..., str] = get_renderer(websocket)
-    return render(view, lang=language_of(websocket))
-
-
 async def _send_boards(socket: RoomSocket) -> None:
-    """The full board now, then again after every wake-up; a stuck client is dropped."""
-    socket.wake()
+    """Send each board the hub offers; a client stuck for `SEND_TIMEOUT` is closed."""
     while True:
-        await socket.next_wakeup()
-        html = await run_in_threadpool(_render, socket.websocket, socket.viewer)
+        html = await socket.next_board()
         try:
             async with socket.send_lock:
                 await asyncio.wait_for(socket.websocket.send_text(html), SEND_TIMEOUT)
-        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+        except TimeoutError:
+            await _close(socket.websocket, status.WS_1013_TRY_AGAIN_LATER, "too far behind")
             return
-
-
-async def _wait_dropped(socket: RoomSocket) -> None:
-    await socket.dropped.wait()
-    await _close(socket.websocket, status.WS_1013_TRY_AGAIN_LATER, "too far behind")
+        except (WebSocketDisconnect, RuntimeError):
+            return
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:
@@ -163,7 +148,7 @@ async def _receive(socket: RoomSocket) -> None:
             return
         reply, resync = await run_in_threadpool(_handle_message, socket, data)
         if resync:
-            socket.wake()
+            get_hub(websocket).redraw(socket.viewer.room_id)
         if reply:
             async with socket.send_lock:
                 await websocket.send_text(reply)

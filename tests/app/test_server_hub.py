@@ -1,9 +1,12 @@
-"""The room hub: wake-ups, de-duplication of versions, dropping a socket that falls behind."""
+"""The room hub: one read and one render per group of viewers, versions, slow sockets."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, cast
 
 import pytest
@@ -11,71 +14,196 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocket
 
-from app.realtime import WAKE_QUEUE_SIZE, Hub, RoomSocket
-from app.roomview import Viewer
+import engine
+from app import services
+from app.realtime import BoardGroup, Hub, RoomSocket
+from app.roomview import RoomFacts, Viewer
+from app.routes import ws
 from app.services import NOTIFY_CHANNEL
 
-VIEWER = Viewer(room_id="r1", seat=0, kind="seat", token="t" * 43)
+SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
+SEAT_1 = Viewer(room_id="r1", seat=1, kind="seat", token="b" * 43)
+SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="c" * 43)
+OTHER_SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="d" * 43)
 
 
-def fake_socket() -> RoomSocket:
-    return RoomSocket(cast(WebSocket, object()), VIEWER)
+class FakePainter:
+    """Records what the hub asks for and draws "who@version" for every group."""
+
+    def __init__(self, room_version: int = 0) -> None:
+        self.room_version = room_version
+        self.calls: list[tuple[str, bool, int, frozenset[BoardGroup]]] = []
+        self.fail_next = False
+
+    def __call__(
+        self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
+    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, str]]:
+        self.calls.append((room_id, facts is None, version, groups))
+        if self.fail_next:
+            self.fail_next = False
+            raise RuntimeError("database gone")
+        if facts is None:
+            facts = RoomFacts(
+                room_id=room_id,
+                version=self.room_version,
+                seats_claimed=(True, True),
+                online=(True, True),
+                spectators=0,
+                open_invites=frozenset(),
+                rematch_offered_by=(False, False),
+                rematch_room_id=None,
+                computer=None,
+                computer_seat=None,
+            )
+        version = max(version, facts.version)
+        return facts, version, {g: f"{g.viewer.kind}{g.viewer.seat}@{version}" for g in groups}
 
 
-def test_a_version_is_delivered_once_and_other_changes_always() -> None:
-    async def scenario() -> list[int]:
-        hub = Hub(asyncio.get_running_loop())
-        socket = fake_socket()
+def socket_for(viewer: Viewer, lang: str = "en") -> RoomSocket:
+    return RoomSocket(cast(WebSocket, object()), BoardGroup.of(viewer, lang, "http://x"))
+
+
+async def board(socket: RoomSocket) -> str:
+    return await asyncio.wait_for(socket.next_board(), 5)
+
+
+def test_a_change_reads_the_room_once_and_renders_once_per_group() -> None:
+    async def scenario() -> tuple[list[str], int, int]:
+        painter = FakePainter(room_version=3)
+        hub = Hub(asyncio.get_running_loop(), painter)
+        sockets = [socket_for(v) for v in (SEAT_0, SEAT_1, SPECTATOR, OTHER_SPECTATOR)]
+        sockets.append(socket_for(SPECTATOR, lang="cs"))
+        for socket in sockets:
+            hub.join("r1", socket)
+        hub.deliver("r1", None)
+        boards = [await board(socket) for socket in sockets]
+        return boards, len(painter.calls), len(painter.calls[0][3])
+
+    boards, calls, groups = asyncio.run(scenario())
+    assert boards == ["seat0@3", "seat1@3", "spectatorNone@3", "spectatorNone@3", "spectatorNone@3"]
+    assert calls == 1
+    assert groups == 4  # two seats, the spectators in English (alike), the Czech spectator
+
+
+def test_a_move_reuses_the_facts_and_other_changes_read_them_again() -> None:
+    async def scenario() -> list[tuple[bool, int]]:
+        painter = FakePainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        socket = socket_for(SEAT_0)
         hub.join("r1", socket)
-        sizes = []
-        for version in (1, 1, 2, None, 2, None):
+        hub.deliver("r1", None)
+        assert await board(socket) == "seat0@0"
+        hub.deliver("r1", 1)
+        assert await board(socket) == "seat0@1"
+        hub.deliver("r1", None)
+        assert await board(socket) == "seat0@1"
+        return [(fresh, version) for _room, fresh, version, _groups in painter.calls]
+
+    assert asyncio.run(scenario()) == [(True, -1), (False, 1), (True, 1)]
+
+
+def test_a_version_is_delivered_once() -> None:
+    async def scenario() -> int:
+        painter = FakePainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        socket = socket_for(SEAT_0)
+        hub.join("r1", socket)
+        hub.deliver("r1", 2)
+        await board(socket)
+        for version in (2, 1, 2):
             hub.deliver("r1", version)
-            sizes.append(socket.wakeups.qsize())
         hub.deliver("elsewhere", 5)
-        return sizes
+        await asyncio.sleep(0.05)
+        return len(painter.calls)
 
-    assert asyncio.run(scenario()) == [1, 1, 2, 3, 3, 4]
+    assert asyncio.run(scenario()) == 1
 
 
-def test_a_socket_that_falls_behind_is_dropped_not_waited_for() -> None:
-    async def scenario() -> tuple[bool, bool]:
-        hub = Hub(asyncio.get_running_loop())
-        slow, fast = fake_socket(), fake_socket()
+def test_a_slow_socket_gets_only_the_newest_board() -> None:
+    async def scenario() -> tuple[str, bool]:
+        painter = FakePainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        slow, fast = socket_for(SEAT_0), socket_for(SEAT_1)
         hub.join("r1", slow)
         hub.join("r1", fast)
-        for _ in range(WAKE_QUEUE_SIZE):
-            hub.deliver("r1", None)
-            await fast.next_wakeup()
-        before = slow.dropped.is_set()
-        hub.deliver("r1", None)
-        return before, slow.dropped.is_set() and not fast.dropped.is_set()
+        for version in range(1, 6):
+            hub.deliver("r1", version)
+            assert await board(fast) == f"seat1@{version}"
+        newest = await board(slow)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(slow.next_board(), 0.05)
+            return newest, True
+        return newest, False
 
-    assert asyncio.run(scenario()) == (False, True)
+    assert asyncio.run(scenario()) == ("seat0@5", False)
 
 
-def test_a_wakeup_swallows_the_ones_already_queued() -> None:
-    async def scenario() -> int:
-        socket = fake_socket()
-        for _ in range(5):
-            socket.wake()
-        await socket.next_wakeup()
-        return socket.wakeups.qsize()
+def test_a_failed_drawing_is_tried_again() -> None:
+    async def scenario() -> str:
+        painter = FakePainter()
+        painter.fail_next = True
+        hub = Hub(asyncio.get_running_loop(), painter)
+        socket = socket_for(SEAT_0)
+        hub.join("r1", socket)
+        hub.deliver("r1", 4)
+        return await board(socket)
 
-    assert asyncio.run(scenario()) == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("app.realtime.RETRY_DELAY", 0.01)
+        assert asyncio.run(scenario()) == "seat0@4"
 
 
 def test_room_changed_from_a_worker_thread_reaches_the_loop() -> None:
     async def scenario() -> int:
-        hub = Hub(asyncio.get_running_loop())
-        socket = fake_socket()
+        painter = FakePainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        socket = socket_for(SEAT_0)
         hub.join("r1", socket)
         await asyncio.to_thread(hub.room_changed, "r1", 3)
-        await asyncio.wait_for(socket.next_wakeup(), 5)
+        assert await board(socket) == "seat0@3"
         hub.leave("r1", socket)
         hub.deliver("r1", 4)
-        return socket.wakeups.qsize()
+        await asyncio.sleep(0.05)
+        return len(painter.calls)
 
-    assert asyncio.run(scenario()) == 0
+    assert asyncio.run(scenario()) == 1
+
+
+class StuckWebSocket:
+    """A client that stopped reading: sends never finish."""
+
+    def __init__(self) -> None:
+        self.closed_with: int | None = None
+
+    async def send_text(self, _html: str) -> None:
+        await asyncio.Event().wait()
+
+    async def close(self, code: int, reason: str = "") -> None:
+        self.closed_with = code
+
+
+def test_a_stuck_client_is_closed_instead_of_holding_the_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(ws, "SEND_TIMEOUT", 0.05)
+
+    async def scenario() -> tuple[int | None, str]:
+        painter = FakePainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        stuck_client = StuckWebSocket()
+        stuck = RoomSocket(cast(WebSocket, stuck_client), BoardGroup.of(SEAT_0, "en", "http://x"))
+        other = socket_for(SEAT_1)
+        hub.join("r1", stuck)
+        hub.join("r1", other)
+        sender = asyncio.create_task(ws._send_boards(stuck))
+        hub.deliver("r1", 1)
+        first = await board(other)
+        await asyncio.wait_for(sender, 5)
+        hub.deliver("r1", 2)
+        assert await board(other) == "seat1@2"
+        return stuck_client.closed_with, first
+
+    assert asyncio.run(scenario()) == (1013, "seat1@1")
 
 
 def test_the_api_is_documented_in_openapi(client: TestClient) -> None:
@@ -101,23 +229,23 @@ def test_the_listener_comes_back_after_its_connection_is_cut(postgres_url: str) 
             connection.execute(text(statement))
 
     async def scenario() -> None:
-        hub = Hub(asyncio.get_running_loop())
-        socket = fake_socket()
+        hub = Hub(asyncio.get_running_loop(), FakePainter())
+        socket = socket_for(SEAT_0)
         hub.join("r1", socket)
         listener = asyncio.create_task(hub.listen_postgres(postgres_url, retry_delay=0.1))
         try:
             await asyncio.wait_for(hub.listening.wait(), 10)
-            await asyncio.wait_for(socket.next_wakeup(), 5)  # catch-up after (re)connecting
+            assert await board(socket) == "seat0@0"  # catch-up after (re)connecting
             await asyncio.to_thread(sql, f"NOTIFY {NOTIFY_CHANNEL}, 'r1 1'")
-            await asyncio.wait_for(socket.next_wakeup(), 5)
+            assert await board(socket) == "seat0@1"
             await asyncio.to_thread(
                 sql,
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                 f"WHERE query = 'LISTEN {NOTIFY_CHANNEL}' AND pid <> pg_backend_pid()",
             )
-            await asyncio.wait_for(socket.next_wakeup(), 10)  # the catch-up after reconnecting
+            await asyncio.wait_for(socket.next_board(), 10)  # the catch-up after reconnecting
             await asyncio.to_thread(sql, f"NOTIFY {NOTIFY_CHANNEL}, 'r1 2'")
-            await asyncio.wait_for(socket.next_wakeup(), 5)
+            assert await board(socket) == "seat0@2"
         finally:
             listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -127,3 +255,48 @@ def test_the_listener_comes_back_after_its_connection_is_cut(postgres_url: str) 
         asyncio.run(scenario())
     finally:
         db.dispose()
+
+
+def random_game(moves: int, seed: int = 7) -> list[tuple[int, engine.Move]]:
+    rng = random.Random(seed)
+    state, played = engine.new_game(), []
+    for _ in range(moves):
+        seat = state.to_move
+        assert seat is not None
+        move = rng.choice(engine.legal_moves(state))
+        played.append((seat, move))
+        state = engine.apply(state, move)
+    return played
+
+
+def test_a_notified_move_advances_the_cached_position_as_a_replay_would() -> None:
+    room_id = "notified-room"
+    services.positions.put(room_id, services._Position(0, engine.new_game(), ()))
+    played = random_game(30)
+    for version, (seat, move) in enumerate(played, start=1):
+        assert services.remember_move(room_id, version, seat, engine.canonical(move))
+    cached = services.positions.get(room_id)
+    assert cached is not None and cached.version == 30
+    assert engine.summary(cached.state) == engine.summary(engine.replay(m for _s, m in played))
+    assert [entry.seat for entry in cached.log] == [seat for seat, _m in played]
+    assert [entry.seq for entry in cached.log] == list(range(30))
+    # A gap (a notification missed) leaves the cache alone: the next read replays the log.
+    assert not services.remember_move(room_id, 32, 0, engine.canonical(played[0][1]))
+    assert services.positions.get(room_id) is cached
+
+
+def test_the_listener_follows_a_notified_move_and_wakes_the_room() -> None:
+    room_id = "listened-room"
+    (seat, move), *_ = random_game(1)
+
+    async def scenario() -> str:
+        hub = Hub(asyncio.get_running_loop(), FakePainter())
+        socket = socket_for(replace(SEAT_0, room_id=room_id))
+        hub.join(room_id, socket)
+        services.positions.put(room_id, services._Position(0, engine.new_game(), ()))
+        hub._on_notify(f"{room_id} 1 {seat} {engine.canonical(move)}")
+        return await board(socket)
+
+    assert asyncio.run(scenario()) == "seat0@1"
+    cached = services.positions.get(room_id)
+    assert cached is not None and cached.version == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import uvicorn
 
 from app.main import create_app
@@ -16,8 +18,10 @@ def main() -> None:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     upgrade(settings.resolved_database_url)
     print(f"Inland Port is running at http://{settings.host}:{settings.port}", flush=True)
+    app = create_app(settings)
+    tune_garbage_collector()
     uvicorn.run(
-        create_app(settings),
+        app,
         host=settings.host,
         port=settings.port,
         ws_max_size=MAX_MESSAGE_BYTES,
@@ -26,6 +30,17 @@ def main() -> None:
         log_level="warning",
         proxy_headers=True,
     )
+
+
+def tune_garbage_collector() -> None:
+    """Take everything loaded at start out of the collector's full passes.
+
+    A full pass walks every tracked object, and most of them are the modules, the catalog and
+    the templates, which live as long as the process. Frozen, they are skipped: measured under
+    load, the longest full pass went from ~140 ms to ~70 ms (docs/performance.md).
+    """
+    gc.collect()
+    gc.freeze()
 
 
 if __name__ == "__main__":

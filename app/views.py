@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import jinja2.runtime
 from markupsafe import Markup
 from starlette.templating import Jinja2Templates
 
@@ -48,6 +50,9 @@ def _environment(code: str) -> jinja2.Environment:
     )
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_translations(translations(code), newstyle=True)  # type: ignore[attr-defined]
+    for name in ("gettext", "ngettext", "pgettext", "npgettext"):
+        installed: Callable[..., Any] = env.globals[name]  # type: ignore[assignment]
+        env.globals[name] = _remembered(installed)
     words = words_for(code)
     env.globals["words"] = words
     env.globals["lang"] = code
@@ -59,6 +64,34 @@ def _environment(code: str) -> jinja2.Environment:
     env.globals["warehouse_cells"] = lambda wh: _warehouse_cells(code, wh)
     env.globals["drawn"] = lambda macro, *args: _drawn(code, macro, args)
     return env
+
+
+GETTEXT_CACHE_SIZE = 8192
+
+
+def _remembered(gettext: Callable[..., Any]) -> Callable[..., Any]:
+    """A template gettext call that remembers its answers (a board makes ~30 such calls, most of
+    them with the same message and values every time). Autoescaping is always on in these
+    environments, so an answer depends only on the message and the values."""
+    answers: dict[tuple[Any, ...], Any] = {}
+
+    @jinja2.pass_context
+    def remembered(context: jinja2.runtime.Context, *args: Any, **values: Any) -> Any:
+        # The value's type is part of the key: Markup("<b>") equals "<b>" but is not escaped.
+        key = (args, tuple((name, type(v), v) for name, v in sorted(values.items())))
+        try:
+            return answers[key]
+        except KeyError:
+            pass
+        except TypeError:  # a value that cannot be a key: just translate
+            return context.call(gettext, *args, **values)
+        answer = context.call(gettext, *args, **values)
+        if len(answers) >= GETTEXT_CACHE_SIZE:
+            answers.clear()
+        answers[key] = answer
+        return answer
+
+    return remembered
 
 
 _ENVIRONMENTS = {code: _environment(code) for code in LANGUAGES}

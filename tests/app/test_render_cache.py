@@ -100,3 +100,16 @@ def test_a_change_of_presence_or_links_is_drawn() -> None:
     after = views.render_board(dataclasses.replace(board, online=(True, True), spectators=3))
     assert "Player 2 away" in before and "Player 2 online" in after
     assert "3 spectators watching" in after
+
+
+def test_remembered_translations_keep_escaping_and_language_apart() -> None:
+    from markupsafe import Markup
+
+    source = '{{ _("%(player)s (you)", player=name) }}|{{ ngettext("%(num)s franc", "%(num)s francs", n) }}'
+    english = views.environment_for("en").from_string(source)
+    czech = views.environment_for("cs").from_string(source)
+    for _ in range(2):  # the second round comes from memory
+        assert english.render(name="<b>", n=2) == "&lt;b&gt; (you)|2 francs"
+        assert english.render(name=Markup("<b>"), n=2) == "<b> (you)|2 francs"
+        assert english.render(name="<b>", n=1) == "&lt;b&gt; (you)|1 franc"
+        assert czech.render(name="Eva", n=5) == "Eva (vy)|5 franků"

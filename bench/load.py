@@ -40,6 +40,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import websockets
@@ -137,6 +138,67 @@ def stop_servers(servers: list[Server]) -> None:
 # --- one room: two players and a spectator -------------------------------------------------------
 
 
+class HttpLink:
+    """One player's HTTP/1.1 keep-alive connection to one server, as a browser tab holds one.
+
+    A deliberately small client: with a thousand rooms, httpx's connection pool spent more of
+    this process's CPU choosing a connection than the servers spent on the request.
+    """
+
+    #: uvicorn closes a keep-alive connection after 5 s without a request.
+    IDLE_LIMIT = 4.0
+
+    def __init__(self, base_url: str) -> None:
+        parts = urlsplit(base_url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.used = 0.0
+
+    async def request(
+        self, method: str, path: str, token: str, body: object = None
+    ) -> tuple[int, bytes]:
+        """Send one request and read its answer: (status, body)."""
+        stale = time.monotonic() - self.used > self.IDLE_LIMIT
+        if self.reader is None or self.writer is None or stale or self.reader.at_eof():
+            self.close()
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Authorization: Bearer {token}\r\nAccept-Encoding: identity\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+        )
+        try:
+            self.writer.write(head.encode() + payload)
+            status_line = await self.reader.readline()
+            if not status_line:
+                raise ConnectionError("connection closed by the server")
+            status = int(status_line.split()[1])
+            length, keep = 0, True
+            while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.partition(b":")
+                name = name.strip().lower()
+                if name == b"content-length":
+                    length = int(value)
+                elif name == b"connection" and value.strip().lower() == b"close":
+                    keep = False
+            data = await self.reader.readexactly(length)
+        except BaseException:
+            self.close()
+            raise
+        if keep:
+            self.used = time.monotonic()
+        else:
+            self.close()
+        return status, data
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
 @dataclass
 class Room:
     room_id: str
@@ -152,6 +214,13 @@ class Room:
     state: engine.GameState = field(default_factory=engine.new_game)
     version: int = 0
     """The position this client believes the room is at (re-read after a refused move)."""
+    links: dict[int, HttpLink] = field(default_factory=dict)
+    """Each player's own connection (seat -> link), opened at the first move."""
+
+    def link(self, seat: int) -> HttpLink:
+        if seat not in self.links:
+            self.links[seat] = HttpLink(self.servers[seat])
+        return self.links[seat]
 
 
 @dataclass
@@ -207,7 +276,6 @@ async def watch(room: Room, slot: int, token: str, server: str, stop: asyncio.Ev
 
 async def play(
     room: Room,
-    client: httpx.AsyncClient,
     interval: float,
     stop: asyncio.Event,
     results: Results,
@@ -219,32 +287,25 @@ async def play(
     while not stop.is_set() and not room.finished:
         started = time.monotonic()
         try:
-            await one_move(room, client, results, rng, fetch_legal)
-        except httpx.HTTPError as err:
+            await one_move(room, results, rng, fetch_legal)
+        except (OSError, ValueError, asyncio.IncompleteReadError) as err:
             results.error(type(err).__name__)
         pause = interval - (time.monotonic() - started)
         await asyncio.sleep(max(0.0, pause * rng.uniform(0.8, 1.2)))
 
 
-async def one_move(
-    room: Room,
-    client: httpx.AsyncClient,
-    results: Results,
-    rng: random.Random,
-    fetch_legal: bool,
-) -> None:
+async def one_move(room: Room, results: Results, rng: random.Random, fetch_legal: bool) -> None:
     if fetch_legal:
-        await fetch_position(room, client)
+        await fetch_position(room)
     if engine.is_finished(room.state):
         room.finished = True
         return
     seat = room.state.to_move
     assert seat is not None
-    server = room.servers[seat]
-    auth = {"Authorization": f"Bearer {room.tokens[seat]}"}
+    link, token = room.link(seat), room.tokens[seat]
     if fetch_legal:
-        legal = (await client.get(f"{server}/api/rooms/{room.room_id}/legal", headers=auth)).json()
-        choices = [engine.parse_move(move) for move in legal["moves"]]
+        status, data = await link.request("GET", f"/api/rooms/{room.room_id}/legal", token)
+        choices = [engine.parse_move(move) for move in json.loads(data)["moves"]]
     else:
         choices = list(engine.legal_moves(room.state))
     if not choices:
@@ -255,12 +316,12 @@ async def one_move(
     body = {"move": move.to_json(), "version": version, "client_move_id": uuid.uuid4().hex}
     room.changed.clear()
     sent = time.perf_counter()
-    answer = await client.post(f"{server}/api/rooms/{room.room_id}/moves", json=body, headers=auth)
-    if answer.status_code != 200:
-        results.error(f"HTTP {answer.status_code}")
-        await fetch_position(room, client)
+    status, data = await link.request("POST", f"/api/rooms/{room.room_id}/moves", token, body)
+    if status != 200:
+        results.error(f"HTTP {status}")
+        await fetch_position(room)
         return
-    new_version = answer.json()["version"]
+    new_version = json.loads(data)["version"]
     room.acknowledged[version] = json.dumps(move.to_json(), sort_keys=True, separators=(",", ":"))
     room.state, room.version = engine.apply(room.state, move), new_version
     try:
@@ -276,15 +337,13 @@ async def one_move(
     results.moves += 1
 
 
-async def fetch_position(room: Room, client: httpx.AsyncClient) -> None:
+async def fetch_position(room: Room) -> None:
     """Read the room's position from the server (`GET /api/rooms/{id}`)."""
-    answer = await client.get(
-        f"{room.servers[0]}/api/rooms/{room.room_id}",
-        headers={"Authorization": f"Bearer {room.tokens[0]}"},
-    )
-    answer.raise_for_status()
-    data = answer.json()
-    room.state, room.version = engine.from_summary(data["summary"]), data["version"]
+    status, data = await room.link(0).request("GET", f"/api/rooms/{room.room_id}", room.tokens[0])
+    if status != 200:
+        raise ConnectionError(f"reading the room failed with HTTP {status}")
+    answer = json.loads(data)
+    room.state, room.version = engine.from_summary(answer["summary"]), answer["version"]
 
 
 async def count_lost(client: httpx.AsyncClient, rooms: list[Room]) -> tuple[int, int]:
@@ -351,7 +410,6 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
             asyncio.create_task(
                 play(
                     room,
-                    client,
                     args.interval,
                     stop,
                     results,
@@ -364,6 +422,9 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
         await asyncio.sleep(args.duration)
         stop.set()
         await asyncio.gather(*players, return_exceptions=True)
+        for room in rooms:
+            for link in room.links.values():
+                link.close()
         elapsed = time.monotonic() - started
         cpu = [s.cpu_seconds() - b for s, b in zip(servers, cpu_before, strict=True)]
         client_cpu = client_cpu_seconds() - client_before

@@ -65,10 +65,10 @@ BoardMaker = Callable[
 class RoomSocket:
     """One open page's socket, as the hub sees it."""
 
-    def __init__(self, websocket: WebSocket, group: BoardGroup) -> None:
+    def __init__(self, websocket: WebSocket, viewer: Viewer, *, lang: str, base_url: str) -> None:
         self.websocket = websocket
-        self.viewer = group.viewer
-        self.group = group
+        self.viewer = viewer
+        self.group = BoardGroup.of(viewer, lang, base_url)
         self._board: str | None = None
         self._board_ready = asyncio.Event()
         #: Board updates and replies must not interleave on the wire.

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -38,13 +39,17 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 import httpx
 import websockets
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -233,6 +238,18 @@ class Results:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
+async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 3) -> T:
+    """Setup and checks only: retry when a pooled keep-alive connection was closed under us."""
+    for attempt in range(attempts):
+        try:
+            return await call()
+        except httpx.TransportError:
+            if attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.2)
+    raise AssertionError("unreachable")
+
+
 async def create_room(client: httpx.AsyncClient, servers: list[Server], index: int) -> Room:
     host = servers[index % len(servers)].url
     other = servers[(index + 1) % len(servers)].url
@@ -283,7 +300,8 @@ async def play(
     fetch_legal: bool,
 ) -> None:
     """Each ``interval`` (jittered) the player to move makes a random legal move."""
-    await asyncio.sleep(rng.uniform(0, interval))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), rng.uniform(0, interval))
     while not stop.is_set() and not room.finished:
         started = time.monotonic()
         try:
@@ -291,7 +309,8 @@ async def play(
         except (OSError, ValueError, asyncio.IncompleteReadError) as err:
             results.error(type(err).__name__)
         pause = interval - (time.monotonic() - started)
-        await asyncio.sleep(max(0.0, pause * rng.uniform(0.8, 1.2)))
+        with contextlib.suppress(TimeoutError):  # the pause ends early when the run stops
+            await asyncio.wait_for(stop.wait(), max(0.0, pause * rng.uniform(0.8, 1.2)))
 
 
 async def one_move(room: Room, results: Results, rng: random.Random, fetch_legal: bool) -> None:
@@ -350,9 +369,12 @@ async def count_lost(client: httpx.AsyncClient, rooms: list[Room]) -> tuple[int,
     """Acknowledged moves missing from the log, and log entries that differ from what was sent."""
     lost = mismatched = 0
     for room in rooms:
-        log = await client.get(
-            f"{room.servers[0]}/api/rooms/{room.room_id}/moves",
-            headers={"Authorization": f"Bearer {room.tokens[0]}"},
+        log = await with_retries(
+            partial(
+                client.get,
+                f"{room.servers[0]}/api/rooms/{room.room_id}/moves",
+                headers={"Authorization": f"Bearer {room.tokens[0]}"},
+            )
         )
         entries = {m["seq"]: m["move"] for m in log.json()["moves"]}
         for version, move in room.acknowledged.items():
@@ -388,7 +410,11 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
         rooms = []
         for start in range(0, args.rooms, 50):
             batch = range(start, min(args.rooms, start + 50))
-            rooms.extend(await asyncio.gather(*(create_room(client, servers, i) for i in batch)))
+            rooms.extend(
+                await asyncio.gather(
+                    *(with_retries(partial(create_room, client, servers, i)) for i in batch)
+                )
+            )
         memory_rooms = sum(s.memory_kib("VmRSS") for s in servers)
 
         stop = asyncio.Event()

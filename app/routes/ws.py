@@ -37,7 +37,7 @@ from app import services
 from app.deps import base_url, cookie_name, get_hub, get_sessionmaker, get_settings
 from app.guards import origin_allowed
 from app.i18n import language_of
-from app.realtime import BoardGroup, RoomSocket
+from app.realtime import RoomSocket
 from app.roomview import Viewer
 
 router = APIRouter()
@@ -74,7 +74,7 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
     process_id: str = websocket.app.state.process_id
     connection_id = secrets.token_hex(16)
     socket = RoomSocket(
-        websocket, BoardGroup.of(viewer, language_of(websocket), base_url(websocket))
+        websocket, viewer, lang=language_of(websocket), base_url=base_url(websocket)
     )
 
     def opened() -> None:

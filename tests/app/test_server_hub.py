@@ -60,7 +60,7 @@ class FakePainter:
 
 
 def socket_for(viewer: Viewer, lang: str = "en") -> RoomSocket:
-    return RoomSocket(cast(WebSocket, object()), BoardGroup.of(viewer, lang, "http://x"))
+    return RoomSocket(cast(WebSocket, object()), viewer, lang=lang, base_url="http://x")
 
 
 async def board(socket: RoomSocket) -> str:
@@ -77,6 +77,7 @@ def test_a_change_reads_the_room_once_and_renders_once_per_group() -> None:
             hub.join("r1", socket)
         hub.deliver("r1", None)
         boards = [await board(socket) for socket in sockets]
+        assert sockets[2].viewer == SPECTATOR  # the socket keeps its own token
         return boards, len(painter.calls), len(painter.calls[0][3])
 
     boards, calls, groups = asyncio.run(scenario())
@@ -191,7 +192,7 @@ def test_a_stuck_client_is_closed_instead_of_holding_the_room(
         painter = FakePainter()
         hub = Hub(asyncio.get_running_loop(), painter)
         stuck_client = StuckWebSocket()
-        stuck = RoomSocket(cast(WebSocket, stuck_client), BoardGroup.of(SEAT_0, "en", "http://x"))
+        stuck = RoomSocket(cast(WebSocket, stuck_client), SEAT_0, lang="en", base_url="http://x")
         other = socket_for(SEAT_1)
         hub.join("r1", stuck)
         hub.join("r1", other)

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import IntegrityError
@@ -55,6 +55,7 @@ from engine.ai import LEVELS
 #: something other than the move log changed: a seat claimed, presence, a rematch).
 NOTIFY_CHANNEL = "inland_port_rooms"
 MAX_CLIENT_MOVE_ID = 64
+V = TypeVar("V")
 #: PostgreSQL limits a payload to 8000 bytes; a longer move is read from the log instead.
 MAX_NOTIFIED_MOVE = 7000
 
@@ -184,37 +185,48 @@ class _Position:
     log: tuple[LogEntry, ...]
 
 
-class _PositionCache:
-    """The latest replayed position per room (LRU). The log is append-only, so a position
-    cached at version V stays true for ever; a newer version only needs the moves after V."""
+class _Memory(Generic[V]):
+    """A bounded map from strings, forgetting the least recently used first; thread-safe."""
 
-    def __init__(self, maxsize: int = 4096) -> None:
-        self._items: OrderedDict[str, _Position] = OrderedDict()
+    def __init__(self, maxsize: int) -> None:
+        self._items: OrderedDict[str, V] = OrderedDict()
         self._lock = threading.Lock()
         self._maxsize = maxsize
 
-    def get(self, room_id: str) -> _Position | None:
+    def get(self, key: str) -> V | None:
         with self._lock:
-            position = self._items.get(room_id)
-            if position is not None:
-                self._items.move_to_end(room_id)
-            return position
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
 
-    def put(self, room_id: str, position: _Position) -> None:
+    def put(self, key: str, value: V) -> V:
         with self._lock:
-            current = self._items.get(room_id)
-            if current is None or current.version <= position.version:
-                self._items[room_id] = position
-                self._items.move_to_end(room_id)
+            current = self._items.get(key)
+            if current is None or self._replaces(value, current):
+                self._items[key] = value
+                self._items.move_to_end(key)
             while len(self._items) > self._maxsize:
                 self._items.popitem(last=False)
+        return value
+
+    def _replaces(self, new: V, old: V) -> bool:
+        return True
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
 
 
-positions = _PositionCache()
+class _PositionCache(_Memory[_Position]):
+    """The latest replayed position per room. The log is append-only, so a position cached at
+    version V stays true for ever; a newer version only needs the moves after V."""
+
+    def _replaces(self, new: _Position, old: _Position) -> bool:
+        return new.version >= old.version
+
+
+positions = _PositionCache(maxsize=4096)
 
 
 def _log_entry(
@@ -394,32 +406,9 @@ def create_room(
     )
 
 
-class _TokenCache:
-    """Seat and spectator tokens never change what they open: remember them (bounded LRU).
-
-    Invite tokens are not kept (they turn into "seat taken" when claimed)."""
-
-    def __init__(self, maxsize: int = 65536) -> None:
-        self._items: OrderedDict[str, Viewer] = OrderedDict()
-        self._lock = threading.Lock()
-        self._maxsize = maxsize
-
-    def get(self, digest: str) -> Viewer | None:
-        with self._lock:
-            viewer = self._items.get(digest)
-            if viewer is not None:
-                self._items.move_to_end(digest)
-            return viewer
-
-    def put(self, digest: str, viewer: Viewer) -> Viewer:
-        with self._lock:
-            self._items[digest] = viewer
-            while len(self._items) > self._maxsize:
-                self._items.popitem(last=False)
-        return viewer
-
-
-known_tokens = _TokenCache()
+#: Seat and spectator tokens never change what they open, so they are remembered (by hash).
+#: Invite tokens are not: they turn into "seat taken" when claimed.
+known_tokens: _Memory[Viewer] = _Memory(maxsize=65536)
 
 
 def known_viewer(token: str) -> Viewer | None:

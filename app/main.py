@@ -67,16 +67,24 @@ def create_app(settings: Settings | None = None, *, render: Renderer | None = No
             with sessions() as session:
                 services.register_process(session, process_id=process_id)
 
+        beat_interval = settings.presence_timeout / 3
+
         def beat() -> None:
             with sessions() as session:
                 services.heartbeat(session, process_id=process_id)
+                # A process that died cannot say so: redraw the rooms whose presence it changed.
+                silent = services.rooms_gone_silent(
+                    session, timeout=settings.presence_timeout, window=1.5 * beat_interval
+                )
+            for room_id in silent:
+                hub.room_changed(room_id, None)
 
         def unregister() -> list[str]:
             with sessions() as session:
                 return services.unregister_process(session, process_id=process_id)
 
         await asyncio.to_thread(register)
-        tasks = [asyncio.create_task(run_periodically(settings.presence_timeout / 3, beat))]
+        tasks = [asyncio.create_task(run_periodically(beat_interval, beat))]
         if settings.is_postgres:
             tasks.append(asyncio.create_task(hub.listen_postgres(settings.resolved_database_url)))
         await computer.resume()

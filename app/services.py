@@ -51,11 +51,12 @@ from app.security import (
 )
 from engine.ai import LEVELS
 
+V = TypeVar("V")
+
 #: PostgreSQL channel for "room R changed" notifications (payload "R V", or "R *" when
 #: something other than the move log changed: a seat claimed, presence, a rematch).
 NOTIFY_CHANNEL = "inland_port_rooms"
 MAX_CLIENT_MOVE_ID = 64
-V = TypeVar("V")
 #: PostgreSQL limits a payload to 8000 bytes; a longer move is read from the log instead.
 MAX_NOTIFIED_MOVE = 7000
 
@@ -918,6 +919,26 @@ def heartbeat(session: Session, *, process_id: str) -> None:
     if result.rowcount == 0:  # type: ignore[attr-defined]
         session.add(ServerProcess(id=process_id, heartbeat_at=time.time()))
     session.commit()
+
+
+def rooms_gone_silent(session: Session, *, timeout: float, window: float) -> list[str]:
+    """The rooms with sockets of processes whose heartbeat stopped counting in the last `window`
+    seconds (older than `timeout`, but not by more than `window`): their presence just changed."""
+    now = time.time()
+    try:
+        return list(
+            session.scalars(
+                select(Connection.room_id)
+                .join(ServerProcess, ServerProcess.id == Connection.process_id)
+                .where(
+                    ServerProcess.heartbeat_at <= now - timeout,
+                    ServerProcess.heartbeat_at > now - timeout - window,
+                )
+                .distinct()
+            )
+        )
+    finally:
+        session.rollback()
 
 
 def unregister_process(session: Session, *, process_id: str) -> list[str]:

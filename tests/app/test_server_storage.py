@@ -137,6 +137,32 @@ def test_sockets_of_a_silent_process_stop_counting_as_online(database_url: str) 
         db.dispose()
 
 
+def test_a_process_gone_silent_is_reported_once_for_its_rooms(database_url: str) -> None:
+    db = make_engine(database_url)
+    sessions = make_sessionmaker(db)
+    try:
+        with sessions() as session:
+            created = services.create_room(session, host_seat=0, base_url="http://x")
+            services.register_process(session, process_id="gone")
+            viewer = Viewer(room_id=created.room_id, seat=0, kind="seat", token=created.token)
+            services.connection_opened(
+                session, connection_id="c-gone", process_id="gone", viewer=viewer
+            )
+
+            def silent() -> list[str]:
+                return services.rooms_gone_silent(session, timeout=30, window=15)
+
+            assert silent() == []  # still beating
+            session.execute(update(ServerProcess).values(heartbeat_at=time.time() - 35))
+            session.commit()
+            assert silent() == [created.room_id]  # just went silent
+            session.execute(update(ServerProcess).values(heartbeat_at=time.time() - 120))
+            session.commit()
+            assert silent() == []  # reported when it happened, not again
+    finally:
+        db.dispose()
+
+
 def test_service_refusals_name_the_problem(database_url: str) -> None:
     db = make_engine(database_url)
     sessions = make_sessionmaker(db)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -27,32 +27,22 @@ from app.computer import ComputerHub, ComputerPlayer
 from app.db import engine_for, make_sessionmaker
 from app.guards import RequestGuard
 from app.realtime import run_periodically
-from app.roomview import RoomView
 from app.routes import api, health, links, pages, ws
 from app.settings import Settings
+from app.views import render_board
 
 ROOT = Path(__file__).resolve().parent.parent
 
-Renderer = Callable[[RoomView], str]
 
-
-def _default_renderer() -> Renderer:
-    from app.views import render_board
-
-    return render_board
-
-
-def create_app(settings: Settings | None = None, *, render: Renderer | None = None) -> FastAPI:
-    """The application; `render` draws a board for the sockets (default `app.views.render_board`)."""
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application, on `settings` (by default from the environment)."""
     settings = settings or Settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = engine_for(settings)
         sessions = make_sessionmaker(engine)
-        painter = BoardPainter(
-            sessions, render or _default_renderer(), presence_timeout=settings.presence_timeout
-        )
+        painter = BoardPainter(sessions, render_board, presence_timeout=settings.presence_timeout)
         hub = ComputerHub(asyncio.get_running_loop(), painter)
         process_id = secrets.token_hex(8)
         app.state.settings = settings

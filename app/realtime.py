@@ -127,14 +127,6 @@ class Hub:
             if feed.task is not None:
                 feed.task.cancel()
 
-    def sockets(self, room_id: str) -> frozenset[RoomSocket]:
-        feed = self._feeds.get(room_id)
-        return frozenset(feed.sockets) if feed else frozenset()
-
-    @property
-    def socket_count(self) -> int:
-        return sum(len(feed.sockets) for feed in self._feeds.values())
-
     def deliver(self, room_id: str, version: int | None) -> None:
         """Wake the room's feed (runs on the event loop); `None`: something besides the moves.
 

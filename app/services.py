@@ -214,10 +214,6 @@ class _Memory(Generic[V]):
     def _replaces(self, new: V, old: V) -> bool:
         return True
 
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
 
 class _PositionCache(_Memory[_Position]):
     """The latest replayed position per room. The log is append-only, so a position cached at
@@ -731,11 +727,7 @@ def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
                 )
             )
         )
-    offered: set[int] = set()
-    if room.finished:
-        offered = set(
-            session.scalars(select(RematchOffer.seat).where(RematchOffer.room_id == room.id))
-        )
+    offered = _rematch_offers(session, room) if room.finished else (False, False)
     return RoomFacts(
         room_id=room.id,
         version=room.version,
@@ -743,7 +735,7 @@ def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
         online=online,
         spectators=spectators,
         open_invites=open_invites,
-        rematch_offered_by=(0 in offered, 1 in offered),
+        rematch_offered_by=offered,
         rematch_room_id=room.rematch_room_id,
         computer=room.computer,
         computer_seat=room.computer_seat,
@@ -767,12 +759,7 @@ def room_view(
             invite = invite_link(base_url, invite_token)
     rematch = None
     if engine.is_finished(state):
-        link = None
-        if facts.rematch_room_id is not None and viewer.kind == "seat":
-            link = seat_link(base_url, rematch_token_for(viewer.token))
-        rematch = RematchInfo(
-            offered_by=facts.rematch_offered_by, room_id=facts.rematch_room_id, seat_link=link
-        )
+        rematch = _rematch(facts.rematch_offered_by, facts.rematch_room_id, viewer, base_url)
     return RoomView(
         room_id=facts.room_id,
         version=len(log),
@@ -798,13 +785,22 @@ def room_view(
 
 
 def _rematch_info(session: Session, room: Room, viewer: Viewer, base_url: str) -> RematchInfo:
+    return _rematch(_rematch_offers(session, room), room.rematch_room_id, viewer, base_url)
+
+
+def _rematch_offers(session: Session, room: Room) -> tuple[bool, bool]:
     offered = set(session.scalars(select(RematchOffer.seat).where(RematchOffer.room_id == room.id)))
+    return 0 in offered, 1 in offered
+
+
+def _rematch(
+    offered_by: tuple[bool, bool], room_id: str | None, viewer: Viewer, base_url: str
+) -> RematchInfo:
+    """The rematch as `viewer` sees it: a player gets a link into the new room once it is open."""
     link = None
-    if room.rematch_room_id is not None and viewer.kind == "seat":
+    if room_id is not None and viewer.kind == "seat":
         link = seat_link(base_url, rematch_token_for(viewer.token))
-    return RematchInfo(
-        offered_by=(0 in offered, 1 in offered), room_id=room.rematch_room_id, seat_link=link
-    )
+    return RematchInfo(offered_by=offered_by, room_id=room_id, seat_link=link)
 
 
 def offer_rematch(

@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,6 @@ import engine
 from app.main import create_app
 from app.migrate import upgrade
 from app.models import Move, Room
-from app.roomview import RoomView
 from app.settings import Settings
 
 IN_CI = os.environ.get("CI") == "true"
@@ -109,18 +108,6 @@ def _truncate(url: str) -> None:
     db.dispose()
 
 
-def fallback_render(view: RoomView) -> str:
-    return f'<div id="board" data-version="{view.version}" hx-swap-oob="true"></div>'
-
-
-def board_renderer() -> Callable[[RoomView], str]:
-    try:
-        from app.views import render_board
-    except ImportError:
-        return fallback_render
-    return render_board
-
-
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     return Settings(database_url=database_url, data_dir=tmp_path)
@@ -128,7 +115,7 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings, render=board_renderer())) as test_client:
+    with TestClient(create_app(settings)) as test_client:
         yield test_client
 
 

@@ -519,6 +519,9 @@ def submit_move(
         raise NotYourTurn("Only a player of this room can move.")
     if not client_move_id or len(client_move_id) > MAX_CLIENT_MOVE_ID:
         raise MoveRefused(f"client_move_id must be 1 to {MAX_CLIENT_MOVE_ID} characters long.")
+    if not client_move_id.isprintable():
+        # Control characters have no place in an id, and PostgreSQL refuses NUL in text.
+        raise MoveRefused("client_move_id must not contain control characters.")
     with _room_lock(session, room_id) as room:
         earlier = session.scalar(
             select(Move.seq).where(

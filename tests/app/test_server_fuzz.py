@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from server_support import bearer, new_room
 
@@ -54,6 +54,8 @@ FUZZ = settings(
 
 @FUZZ
 @given(body=bodies)
+@example(body={"move": {"type": "pass"}, "version": 0, "client_move_id": "a\x00b"})
+@example(body={"move": {"type": "pass"}, "version": 0, "client_move_id": "\x00"})
 def test_posting_any_json_as_a_move_never_fails_the_server(client: TestClient, body: Any) -> None:
     room = new_room(client)
     response = client.post(

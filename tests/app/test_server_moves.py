@@ -215,3 +215,14 @@ def test_a_rematch_needs_a_finished_game(client: TestClient) -> None:
     room = new_room(client)
     response = client.post(f"/api/rooms/{room['room']}/rematch", headers=bearer(room["tokens"][0]))
     assert response.status_code == 409
+
+
+def test_a_client_move_id_with_a_nul_character_is_refused_and_changes_nothing(
+    client: TestClient,
+) -> None:
+    room = new_room(client)
+    move = first_action(client, room, 0)
+    response = post_move(client, room, room["tokens"][0], move, 0, "a\x00b")
+    assert response.status_code == 422, response.text
+    assert "control characters" in response.json()["detail"]
+    assert room_state(client, room)["version"] == 0

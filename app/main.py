@@ -22,14 +22,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import services
-from app.boards import BoardPainter
 from app.computer import ComputerHub, ComputerPlayer
 from app.db import engine_for, make_sessionmaker
 from app.guards import RequestGuard
 from app.realtime import run_periodically
 from app.routes import api, health, links, pages, ws
 from app.settings import Settings
-from app.views import render_board
+from app.ui.board import BoardPainter, render_board
 
 ROOT = Path(__file__).resolve().parent.parent
 

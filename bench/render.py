@@ -1,4 +1,4 @@
-"""Board-render micro-benchmark: median milliseconds per `app.views.render_board`.
+"""Board-render micro-benchmark: median milliseconds per `app.ui.board.render_board`.
 
 Plays seeded random games (uniformly random legal moves, sells included) and renders every position
 in order, as a live room does: after each move the player to move (the heaviest board: controls and
@@ -28,8 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
-from app import views
 from app.roomview import LogEntry, RoomView
+from app.ui.board import render_board
+from app.ui.cache import clear_caches
 
 
 def play(rng: random.Random, moves: int) -> list[tuple[engine.GameState, tuple[LogEntry, ...]]]:
@@ -100,10 +101,6 @@ def positions(games: int, seed: int) -> list[tuple[str, RoomView]]:
     return result
 
 
-def clear_caches() -> None:
-    views.clear_caches()
-
-
 def measure(boards: list[tuple[str, RoomView]], langs: list[str], cold: bool) -> dict[str, object]:
     timings: dict[str, list[float]] = {}
     sizes: dict[str, list[int]] = {}
@@ -112,7 +109,7 @@ def measure(boards: list[tuple[str, RoomView]], langs: list[str], cold: bool) ->
             if cold:
                 clear_caches()
             started = time.perf_counter()
-            html = views.render_board(view, lang=lang)
+            html = render_board(view, lang=lang)
             elapsed = 1000 * (time.perf_counter() - started)
             if label:
                 timings.setdefault(label, []).append(elapsed)
@@ -145,7 +142,7 @@ def main() -> int:
     langs = args.langs.split(",")
     for _label, view in boards[:3]:  # templates compiled, catalogues loaded
         for lang in langs:
-            views.render_board(view, lang=lang)
+            render_board(view, lang=lang)
     clear_caches()
     result = measure(boards, langs, args.no_cache)
     if args.json:

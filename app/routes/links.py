@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app import services
 from app.deps import COOKIE_MAX_AGE, BaseUrlDep, HubDep, SessionDep, cookie_name
 from app.i18n import language_of
-from app.views import templates_for
+from app.ui.templates import templates_for
 
 router = APIRouter(include_in_schema=False)
 

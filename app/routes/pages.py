@@ -1,7 +1,7 @@
 """The browser pages: home, the rules, the room's table, the action panel, moves posted from a
 form, and the language switcher.
 
-The table page draws the board the sockets keep fresh (`app.views.render_board`); the panel
+The table page draws the board the sockets keep fresh (`app.ui.board.render_board`); the panel
 and the move form are htmx requests answered with HTML fragments. A move is one canonical
 move copied from the engine's list into the form; the server checks it again and a refusal
 comes back as the panel's message, with the current board, and changes nothing.
@@ -23,10 +23,14 @@ from sqlalchemy.orm import Session
 from app import services
 from app.deps import BaseUrlDep, CookieViewerDep, SessionDep, SettingsDep
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language, language_of
-from app.panel import build_panel
-from app.present import GOODS, words_for
 from app.roomview import RoomView, Viewer
-from app.views import WEDGES, board_context, render_board, start_counters, templates_for
+from app.ui.board import board_context, render_board
+from app.ui.log import describe_events
+from app.ui.panel import build_panel
+from app.ui.templates import templates_for
+from app.ui.warehouse import start_counters
+from app.ui.wheel import WEDGES
+from app.ui.words import GOODS, words_for
 from engine import default_catalog
 
 router = APIRouter(include_in_schema=False)
@@ -303,7 +307,7 @@ async def post_move(
     words = words_for(lang)
     names = words.building_names(view.state.catalog)
     mine = [entry for entry in view.log if entry.seat == seat]
-    lines = words.describe_events(mine[-1].events, names) if mine else []
+    lines = describe_events(words, mine[-1].events, names) if mine else []
     hint = None
     if view.state.to_move == seat and mine and mine[-1].move.get("type") == "sell":
         hint = t.gettext("Your turn goes on: build or use a building.")

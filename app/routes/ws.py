@@ -3,7 +3,7 @@
 Authentication: the room's cookie (set by the link routes) or `?token=`. The handshake's
 Origin must be this server's (or an allowed one); otherwise the socket is refused.
 
-Server to client: text frames of HTML from `app.views.render_board` — an htmx fragment whose
+Server to client: text frames of HTML from `app.ui.board.render_board` — an htmx fragment whose
 root element has `id="board"`, `data-version="V"` and `hx-swap-oob` — sent on connect and after
 every change of the room (a move, a seat claimed, presence, a rematch).
 

@@ -6,7 +6,10 @@ import re
 
 import engine
 from app.roomview import LogEntry, RoomView
-from app.views import WHEEL_BOX, render_board, tile_positions
+from app.ui.board import render_board, result_text, turn_text
+from app.ui.words import words_for
+
+words = words_for("en")
 
 
 def room_view(
@@ -75,11 +78,11 @@ def test_the_log_reads_newest_first() -> None:
     assert "End of round A" in html
 
 
-def test_tiles_stay_on_the_wheel_box() -> None:
-    for sector in range(6):
-        for count in range(1, 11):
-            spots = tile_positions(sector, count)
-            assert len(spots) == count
-            for x, y in spots:
-                assert 0 < x < 100 and 0 < y < 100
-    assert WHEEL_BOX > 200
+def test_turn_and_result_words_depend_on_who_looks() -> None:
+    assert turn_text(words, 0, 0) == "Your turn"
+    assert turn_text(words, 0, 1) == "Waiting for Player 1"
+    assert turn_text(words, 1, None) == "Player 2 to move"
+    assert turn_text(words, None, 0) == "Game over"
+    assert result_text(words, None, 0) == "It's a draw!"
+    assert result_text(words, 1, 1) == "You win!"
+    assert result_text(words, 0, None) == "Player 1 wins!"

@@ -4,9 +4,10 @@ Standard library only; never imports the web application. States are immutable a
 ``apply(state, move)`` returns a new state.
 """
 
-from .catalog import GOODS, Building, Catalog, default_catalog, load_catalog
+from .catalog import GOODS, Building, Catalog, default_catalog
 from .errors import IllegalMove, MalformedMove
 from .events import Event
+from .loader import load_catalog
 from .moves import Move, canonical, parse_move
 from .rules import apply, apply_with_events, legal_moves, replay, sector_label
 from .state import (

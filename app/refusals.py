@@ -16,175 +16,120 @@ from engine import Catalog, default_catalog
 
 from .i18n import Language, language
 
-Words = Callable[[Language, dict[str, str], Mapping[str, Any]], str]
-"""Renders one refusal: the language, the params put into words, and the raw params (for plurals)."""
+Plural = Callable[[Language, dict[str, str], Mapping[str, Any]], str]
+"""Renders a refusal whose sentence has a plural form: the language, the params put into words, and
+the raw params (the count)."""
+
+
+def N_(message: str) -> str:
+    """Marks a text for the catalogues; it is translated when a refusal is shown."""
+    return message
 
 
 @dataclass(frozen=True)
 class Refusal:
     status: int
     """The HTTP status of an API answer refused with this code."""
-    words: Words
+    text: str | Plural
+    """The sentence (a catalogue text with ``%(param)s`` placeholders), or how to pick its plural."""
 
 
-def _move(words: Words) -> Refusal:
+def _move(text: str | Plural) -> Refusal:
     """A move refused by the engine: it is not a move, or not one allowed in this position."""
-    return Refusal(422, words)
+    return Refusal(422, text)
 
 
 REFUSALS: dict[str, Refusal] = {
     # --- the engine: input that is not a move ---------------------------------------------------
-    "not_json": _move(
-        lambda t, v, p: t.gettext("Not a move: the text is not valid JSON (%(reason)s).", **v)
-    ),
-    "not_an_object": _move(lambda t, v, p: t.gettext("Not a move: a move must be a JSON object.")),
+    "not_json": _move(N_("Not a move: the text is not valid JSON (%(reason)s).")),
+    "not_an_object": _move(N_("Not a move: a move must be a JSON object.")),
     "unknown_move_type": _move(
-        lambda t, v, p: t.gettext(
-            "Unknown move type %(given)s: a move is a build, a use, a sell or a pass.", **v
-        )
+        N_("Unknown move type %(given)s: a move is a build, a use, a sell or a pass.")
     ),
-    "missing_building": _move(
-        lambda t, v, p: t.gettext("A %(type)s move needs a building id.", **v)
-    ),
-    "unknown_building": _move(lambda t, v, p: t.gettext("Unknown building %(building)s.", **v)),
-    "missing_field": _move(
-        lambda t, v, p: t.gettext("The move is missing the field '%(field)s'.", **v)
-    ),
-    "unknown_field": _move(
-        lambda t, v, p: t.gettext("The move has an unknown field '%(field)s'.", **v)
-    ),
-    "not_a_whole_number": _move(
-        lambda t, v, p: t.gettext("%(field)s must be a whole number, not %(given)s.", **v)
-    ),
-    "negative_number": _move(lambda t, v, p: t.gettext("%(field)s cannot be negative.", **v)),
-    "unknown_good": _move(
-        lambda t, v, p: t.gettext(
-            "%(field)s must be one of fish, wood, clay, grain, not %(given)s.", **v
-        )
-    ),
-    "goods_not_a_list": _move(lambda t, v, p: t.gettext("goods must be a list of goods.")),
-    "steps_not_an_object": _move(
-        lambda t, v, p: t.gettext("steps must be an object of good: count.")
-    ),
+    "missing_building": _move(N_("A %(type)s move needs a building id.")),
+    "unknown_building": _move(N_("Unknown building %(building)s.")),
+    "missing_field": _move(N_("The move is missing the field '%(field)s'.")),
+    "unknown_field": _move(N_("The move has an unknown field '%(field)s'.")),
+    "not_a_whole_number": _move(N_("%(field)s must be a whole number, not %(given)s.")),
+    "negative_number": _move(N_("%(field)s cannot be negative.")),
+    "unknown_good": _move(N_("%(field)s must be one of fish, wood, clay, grain, not %(given)s.")),
+    "goods_not_a_list": _move(N_("goods must be a list of goods.")),
+    "steps_not_an_object": _move(N_("steps must be an object of good: count.")),
     "payment_not_an_object": _move(
-        lambda t, v, p: t.gettext('%(field)s must be an object such as {"clay": {"left": 2}}.', **v)
+        N_('%(field)s must be an object such as {"clay": {"left": 2}}.')
     ),
     "displacement_not_an_object": _move(
-        lambda t, v, p: t.gettext(
-            "%(field)s of %(good)s must be an object with down and/or left.", **{**v, **p}
-        )
+        N_("%(field)s of %(good)s must be an object with down and/or left.")
     ),
     "unknown_displacement_field": _move(
-        lambda t, v, p: t.gettext(
-            "%(field)s of %(good)s has an unknown field '%(name)s'.", **{**v, **p}
-        )
+        N_("%(field)s of %(good)s has an unknown field '%(name)s'.")
     ),
-    "payments_not_a_list": _move(lambda t, v, p: t.gettext("payments must be a list of payments.")),
+    "payments_not_a_list": _move(N_("payments must be a list of payments.")),
     # --- the engine: a move not allowed now -----------------------------------------------------
-    "game_over": Refusal(409, lambda t, v, p: t.gettext("The game is over.")),
-    "no_move_to_choose": Refusal(
-        409, lambda t, v, p: t.gettext("The game is over: there is no move to choose.")
-    ),
-    "sell_not_owned": _move(
-        lambda t, v, p: t.gettext("You cannot sell %(building)s: you do not own it.", **v)
-    ),
-    "cannot_pass": _move(
-        lambda t, v, p: t.gettext("You cannot pass: you can still build or use a building.")
-    ),
-    "already_owned": _move(lambda t, v, p: t.gettext("You already own %(building)s.", **v)),
-    "owned_by_opponent": _move(
-        lambda t, v, p: t.gettext("%(building)s belongs to your opponent.", **v)
-    ),
-    "not_in_supply": _move(
-        lambda t, v, p: t.gettext("%(building)s comes into play in round %(round)s.", **v)
-    ),
-    "cannot_afford": _move(
-        lambda t, v, p: t.gettext("%(building)s costs %(cost)s; you have %(have)s.", **v)
-    ),
+    "game_over": Refusal(409, N_("The game is over.")),
+    "no_move_to_choose": Refusal(409, N_("The game is over: there is no move to choose.")),
+    "sell_not_owned": _move(N_("You cannot sell %(building)s: you do not own it.")),
+    "cannot_pass": _move(N_("You cannot pass: you can still build or use a building.")),
+    "already_owned": _move(N_("You already own %(building)s.")),
+    "owned_by_opponent": _move(N_("%(building)s belongs to your opponent.")),
+    "not_in_supply": _move(N_("%(building)s comes into play in round %(round)s.")),
+    "cannot_afford": _move(N_("%(building)s costs %(cost)s; you have %(have)s.")),
     "francs_payment_not_empty": _move(
-        lambda t, v, p: t.gettext(
-            "%(building)s is paid in francs: its payment must be empty ({}).", **v
-        )
+        N_("%(building)s is paid in francs: its payment must be empty ({}).")
     ),
     "payment_off_board": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That payment cannot pay for %(building)s (%(cost)s): it would move your %(good)s "
-            "counter off the warehouse board.",
-            **v,
+            "counter off the warehouse board."
         )
     ),
     "payment_not_food": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That payment cannot pay for %(building)s (%(cost)s): food is paid with fish and "
-            "grain, not %(good)s.",
-            **v,
+            "grain, not %(good)s."
         )
     ),
     "payment_too_little_food": _move(
-        lambda t, v, p: t.gettext(
-            "That payment cannot pay for %(building)s (%(cost)s): it pays %(paid)s, not "
-            "%(needed)s.",
-            **v,
-        )
+        N_("That payment cannot pay for %(building)s (%(cost)s): it pays %(paid)s, not %(needed)s.")
     ),
     "payment_too_little": _move(
-        lambda t, v, p: t.gettext(
-            "That payment cannot pay for %(building)s (%(cost)s): it pays %(paid)s, not "
-            "%(needed)s.",
-            **v,
-        )
+        N_("That payment cannot pay for %(building)s (%(cost)s): it pays %(paid)s, not %(needed)s.")
     ),
     "payment_gives_change": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That payment cannot pay for %(building)s (%(cost)s): no change is given, a step can "
-            "be left out and it still pays.",
-            **v,
+            "be left out and it still pays."
         )
     ),
     "payment_invalid": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That payment cannot pay for %(building)s (%(cost)s): it is not one of the valid "
-            "payments.",
-            **v,
+            "payments."
         )
     ),
-    "not_built": _move(lambda t, v, p: t.gettext("%(building)s has not been built.", **v)),
-    "no_action": _move(
-        lambda t, v, p: t.gettext("%(building)s has no action: it is worth points at the end.", **v)
-    ),
+    "not_built": _move(N_("%(building)s has not been built.")),
+    "no_action": _move(N_("%(building)s has no action: it is worth points at the end.")),
     "sector_zero": _move(
-        lambda t, v, p: t.gettext(
-            "%(building)s is in sector 0 (just built or used): it can be used after this round.",
-            **v,
-        )
+        N_("%(building)s is in sector 0 (just built or used): it can be used after this round.")
     ),
-    "cannot_pay_fee": _move(
-        lambda t, v, p: t.gettext(
-            "Using your opponent's %(building)s costs %(fee)s; you have none.", **v
-        )
-    ),
+    "cannot_pay_fee": _move(N_("Using your opponent's %(building)s costs %(fee)s; you have none.")),
     "use_impossible": _move(
-        lambda t, v, p: t.gettext(
-            "That is not a possible use of %(building)s with N = %(multiplier)s.", **v
-        )
+        N_("That is not a possible use of %(building)s with N = %(multiplier)s.")
     ),
     "use_takes_no_choices": _move(
-        lambda t, v, p: t.gettext(
-            "That is not a possible use of %(building)s with N = %(multiplier)s: it takes no choices.",
-            **v,
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: it takes no choices."
         )
     ),
     "use_choose_wood_or_clay": _move(
-        lambda t, v, p: t.gettext(
-            "That is not a possible use of %(building)s with N = %(multiplier)s: choose wood or clay.",
-            **v,
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: choose wood or clay."
         )
     ),
     "use_zero_steps": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That is not a possible use of %(building)s with N = %(multiplier)s: leave out goods with no "
-            "steps.",
-            **v,
+            "steps."
         )
     ),
     "use_wrong_step_count": _move(
@@ -198,10 +143,9 @@ REFUSALS: dict[str, Refusal] = {
         )
     ),
     "use_repeated_good": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That is not a possible use of %(building)s with N = %(multiplier)s: each good can move only "
-            "once.",
-            **v,
+            "once."
         )
     ),
     "use_wrong_goods_count": _move(
@@ -225,10 +169,9 @@ REFUSALS: dict[str, Refusal] = {
         )
     ),
     "use_good_cannot_move": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That is not a possible use of %(building)s with N = %(multiplier)s: every chosen good must "
-            "be able to move down-left.",
-            **v,
+            "be able to move down-left."
         )
     ),
     "use_too_many_times": _move(
@@ -240,52 +183,39 @@ REFUSALS: dict[str, Refusal] = {
         )
     ),
     "use_too_few_francs": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That is not a possible use of %(building)s with N = %(multiplier)s: each time costs 1 franc "
-            "and you would have %(francs)s.",
-            **v,
+            "and you would have %(francs)s."
         )
     ),
     "use_choose_fish_or_grain": _move(
-        lambda t, v, p: t.gettext(
-            "That is not a possible use of %(building)s with N = %(multiplier)s: choose fish or grain.",
-            **v,
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: choose fish or grain."
         )
     ),
     "use_cannot_move_down": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That is not a possible use of %(building)s with N = %(multiplier)s: your %(good)s counter "
-            "cannot move down that many times.",
-            **v,
+            "cannot move down that many times."
         )
     ),
     "use_invalid_food_payment": _move(
-        lambda t, v, p: t.gettext(
+        N_(
             "That is not a possible use of %(building)s with N = %(multiplier)s: each payment must be a "
-            "valid payment of %(cover)s that your warehouse can make.",
-            **v,
+            "valid payment of %(cover)s that your warehouse can make."
         )
     ),
     # --- the services -----------------------------------------------------------------------------
     "stale_version": Refusal(
         409,
-        lambda t, v, p: t.gettext(
-            "The board changed: it is now at version %(current_version)s. Look again and retry.",
-            **v,
-        ),
+        N_("The board changed: it is now at version %(current_version)s. Look again and retry."),
     ),
-    "not_your_turn": Refusal(409, lambda t, v, p: t.gettext("It is not your turn.")),
-    "not_a_player": Refusal(
-        403, lambda t, v, p: t.gettext("Only a player of this room can do that.")
-    ),
-    "room_not_found": Refusal(404, lambda t, v, p: t.gettext("There is no such room.")),
-    "invalid_link": Refusal(404, lambda t, v, p: t.gettext("This link is not valid.")),
-    "seat_taken": Refusal(
-        409, lambda t, v, p: t.gettext("This invite was already used: the seat is taken.")
-    ),
-    "rematch_refused": Refusal(
-        409, lambda t, v, p: t.gettext("A rematch can only be asked for once the game is over.")
-    ),
+    "not_your_turn": Refusal(409, N_("It is not your turn.")),
+    "not_a_player": Refusal(403, N_("Only a player of this room can do that.")),
+    "room_not_found": Refusal(404, N_("There is no such room.")),
+    "invalid_link": Refusal(404, N_("This link is not valid.")),
+    "seat_taken": Refusal(409, N_("This invite was already used: the seat is taken.")),
+    "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
     "bad_client_move_id": Refusal(
         422,
         lambda t, v, p: t.ngettext(
@@ -322,7 +252,9 @@ def sentence(
 ) -> str:
     """A refusal in the language ``lang`` ("en", "cs", "pt_BR"): "Stavebniny stojí 1 dřevo a 2 jíly; …"."""
     t = language(lang)
-    return REFUSALS[code].words(t, _values(t, params, catalog or default_catalog()), params)
+    text = REFUSALS[code].text
+    shown = _values(t, params, catalog or default_catalog())
+    return t.gettext(text, **shown) if isinstance(text, str) else text(t, shown, params)
 
 
 def _values(t: Language, params: Mapping[str, Any], catalog: Catalog) -> dict[str, str]:

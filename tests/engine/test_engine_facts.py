@@ -63,6 +63,8 @@ def test_the_winner_is_the_higher_score_and_none_for_a_draw() -> None:
 def test_what_a_payment_pays() -> None:
     warehouse = default_catalog().warehouse
     assert paid_amounts(warehouse, (("clay", 1, 2), ("wood", 0, 1))) == {"clay": 5, "wood": 1}
+    notation = {"clay": {"down": 1, "left": 2}, "wood": {"left": 1}}
+    assert paid_amounts(warehouse, notation) == {"clay": 5, "wood": 1}
 
 
 def test_canonical_json_is_the_summary_and_move_form() -> None:

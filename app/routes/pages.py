@@ -242,14 +242,13 @@ def post_move(
     viewer's language: a stale board, not this player's turn, or a move the rules do not allow
     now (the engine's own reason follows in English only).
     """
-    version_text = form.get("version", "")
     try:
         moves.submit_move(
             session,
             room_id=room_id,
             seat=viewer.seat,
             move=form.get("move", ""),
-            version=int(version_text) if version_text.isdecimal() else -1,
+            version=_version(form.get("version", "")),
             client_move_id=form.get("client_move_id", ""),
             publisher=hub,
         )
@@ -276,6 +275,11 @@ def post_move(
     return _message(
         request, view, lang, title=t.gettext("Done"), lines=lines, hint=hint, board=True
     )
+
+
+def _version(text: str) -> int:
+    """The board version a form was filled on; -1 (stale) for anything but a sensible number."""
+    return int(text) if text.isdecimal() and len(text) <= 18 else -1
 
 
 def _move_refusal(

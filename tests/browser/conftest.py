@@ -18,18 +18,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS
+
 from .tablepage import ARTIFACTS
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 IN_CI = os.environ.get("CI") == "true"
 
 pytestmark = pytest.mark.browser

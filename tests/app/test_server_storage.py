@@ -22,11 +22,7 @@ from app.models import ServerProcess
 from app.roomview import Viewer
 from app.services import moves, presence, rooms, seats
 from app.services.errors import InvalidLink, RoomNotFound, StaleVersion
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-from chaos import free_port  # noqa: E402
+from bench.appserver import ROOT, free_port
 
 
 def test_migrations_go_down_and_up_again(database_url: str) -> None:

@@ -1,4 +1,4 @@
-"""The computer opponent at the table: it plays its seat through `services.submit_move`.
+"""The computer opponent at the table: it plays its seat through `app.services.moves.submit_move`.
 
 A room created with a computer strength has the computer in the other seat (`rooms.computer`,
 `rooms.computer_seat`). Whenever a room changes — a move committed here or, on PostgreSQL, in
@@ -32,8 +32,11 @@ from typing import Any, TypeVar
 from sqlalchemy.orm import Session, sessionmaker
 
 import engine
-from app import services
+from app import queries
+from app.notify import Publisher
 from app.realtime import Hub
+from app.services import moves
+from app.services.errors import NotYourTurn, RoomNotFound, StaleVersion
 from engine.ai import choose_move
 
 log = logging.getLogger(__name__)
@@ -70,7 +73,7 @@ class ComputerPlayer:
     def __init__(
         self,
         sessions: sessionmaker[Session],
-        publisher: services.Publisher,
+        publisher: Publisher,
         *,
         workers: int = POOL_WORKERS,
     ) -> None:
@@ -146,7 +149,7 @@ class ComputerPlayer:
                 if failures >= MAX_FAILURES:
                     return
 
-    async def _think(self, turn: services.ComputerTurn) -> engine.Move:
+    async def _think(self, turn: queries.ComputerTurn) -> engine.Move:
         seed = f"{turn.room_id}:{turn.version}"
         executor: Executor | None = None if turn.level in IN_THREAD else self._process_pool()
         loop = asyncio.get_running_loop()
@@ -176,14 +179,14 @@ class ComputerPlayer:
 
     def _waiting_rooms(self) -> list[str]:
         with self._sessions() as session:
-            return services.computer_rooms_waiting(session)
+            return queries.computer_rooms_waiting(session)
 
-    def _turn(self, room_id: str) -> tuple[bool, services.ComputerTurn | None]:
+    def _turn(self, room_id: str) -> tuple[bool, queries.ComputerTurn | None]:
         """Whether the room has a computer, and its turn if it is the one to move now."""
         with self._sessions() as session:
             try:
-                return services.computer_turn(session, room_id=room_id)
-            except services.RoomNotFound:
+                return queries.computer_turn(session, room_id=room_id)
+            except RoomNotFound:
                 return False, None
 
     def _forget(self, room_id: str) -> None:
@@ -192,10 +195,10 @@ class ComputerPlayer:
         while len(self._human_rooms) > HUMAN_ROOMS_REMEMBERED:
             self._human_rooms.popitem(last=False)
 
-    def _submit(self, turn: services.ComputerTurn, move: engine.Move) -> None:
+    def _submit(self, turn: queries.ComputerTurn, move: engine.Move) -> None:
         with self._sessions() as session:
             try:
-                services.submit_move(
+                moves.submit_move(
                     session,
                     room_id=turn.room_id,
                     seat=turn.seat,
@@ -204,7 +207,7 @@ class ComputerPlayer:
                     client_move_id=f"computer-{turn.version}",
                     publisher=self._publisher,
                 )
-            except (services.StaleVersion, services.NotYourTurn) as exc:
+            except (StaleVersion, NotYourTurn) as exc:
                 # Another process (or a restart) moved first: look at the room again.
                 log.debug("room %s moved on before the computer: %s", turn.room_id, exc)
 

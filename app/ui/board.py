@@ -15,7 +15,7 @@ from typing import Any
 from markupsafe import Markup
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import services
+from app import queries
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from app.realtime import BoardGroup
 from app.roomview import RoomFacts, RoomView
@@ -163,14 +163,14 @@ class BoardPainter:
     ) -> tuple[RoomFacts, int, dict[BoardGroup, str]]:
         with self._sessions() as session:
             if facts is None:
-                facts = services.load_room_facts(
+                facts = queries.load_room_facts(
                     session, room_id=room_id, presence_timeout=self._presence_timeout
                 )
             version = max(version, facts.version)
-            state, log = services.load_position(session, room_id=room_id, version=version)
+            state, log = queries.load_position(session, room_id=room_id, version=version)
         boards = {}
         for group in groups:
-            view: RoomView = services.room_view(
+            view: RoomView = queries.room_view(
                 facts, state, log, viewer=group.viewer, base_url=group.base_url
             )
             boards[group] = self._render(view, lang=group.lang)

@@ -11,41 +11,18 @@ from app.roomview import LogEntry, RoomView
 from app.ui.board import render_board
 from app.ui.cache import clear_caches
 from app.ui.templates import environment_for
+from bench.games import Position, positions, room_view
 
 
-def game(seed: int, moves: int) -> list[tuple[engine.GameState, tuple[LogEntry, ...]]]:
-    """Every position of a seeded random game, the log entries shared from version to version."""
-    rng = random.Random(seed)
-    state = engine.new_game()
-    log: list[LogEntry] = []
-    positions: list[tuple[engine.GameState, tuple[LogEntry, ...]]] = [(state, ())]
-    for seq in range(moves):
-        seat = state.to_move
-        assert seat is not None
-        move = rng.choice(engine.legal_moves(state))
-        state, events = engine.apply_with_events(state, move)
-        log.append(LogEntry(seq, seat, move.to_json(), [e.to_json() for e in events]))
-        positions.append((state, tuple(log)))
-    return positions
+def game(seed: int, moves: int) -> list[Position]:
+    """Every position of a seeded random game."""
+    return positions(moves, random.Random(seed).choice)
 
 
 def view(
     room: str, state: engine.GameState, log: tuple[LogEntry, ...], seat: int | None
 ) -> RoomView:
-    return RoomView(
-        room_id=room,
-        version=len(log),
-        state=state,
-        viewer_seat=seat,
-        seats_claimed=(True, True),
-        online=(True, False),
-        spectators=1,
-        log=log,
-        invite_link=None,
-        spectator_link="http://test/w/watch" if seat is not None else None,
-        seat_link="http://test/s/seat" if seat is not None else None,
-        rematch=None,
-    )
+    return room_view(room, state, log, seat, online=(True, False))
 
 
 def same(html: str) -> str:

@@ -8,6 +8,8 @@ import engine
 from app.roomview import LogEntry, RoomView
 from app.ui.board import render_board, result_text, turn_text
 from app.ui.words import words_for
+from bench import games
+from bench.games import Position
 
 words = words_for("en")
 
@@ -15,32 +17,12 @@ words = words_for("en")
 def room_view(
     state: engine.GameState, viewer: int | None, log: tuple[LogEntry, ...] = ()
 ) -> RoomView:
-    return RoomView(
-        room_id="room1",
-        version=len(log),
-        state=state,
-        viewer_seat=viewer,
-        seats_claimed=(True, True),
-        online=(True, True),
-        spectators=2,
-        log=log,
-        invite_link=None,
-        spectator_link="http://test/w/<watch>" if viewer is not None else None,
-        seat_link="http://test/s/seat" if viewer is not None else None,
-        rematch=None,
-    )
+    return games.room_view("room1", state, log, viewer, spectators=2, spectator_token="<watch>")
 
 
-def played(count: int) -> tuple[engine.GameState, tuple[LogEntry, ...]]:
-    state = engine.new_game()
-    log = []
-    for seq in range(count):
-        move = next(m for m in engine.legal_moves(state) if m.type != "sell")
-        seat = state.to_move
-        assert seat is not None
-        state, events = engine.apply_with_events(state, move)
-        log.append(LogEntry(seq, seat, move.to_json(), [e.to_json() for e in events]))
-    return state, tuple(log)
+def played(count: int) -> Position:
+    """The position after `count` moves, each the first legal one that is not a sell."""
+    return games.positions(count, lambda moves: next(m for m in moves if m.type != "sell"))[-1]
 
 
 def test_the_fragment_root_is_the_board_with_its_version() -> None:

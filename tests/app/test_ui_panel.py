@@ -119,3 +119,15 @@ def test_own_buildings_can_be_sold_from_the_panel() -> None:
     state = position({"kiln": 0}, {})
     panel = build_panel(state, 0, "kiln")
     assert panel.sell == ('{"building":"kiln","type":"sell"}', 4)
+
+
+def test_a_stepper_takes_only_ascii_digits_of_a_sensible_length() -> None:
+    cases = [
+        ("marketplace", {"marketplace": 1}, "steps.fish"),
+        ("restaurant", {"restaurant": 3}, "pay.0"),
+    ]
+    for building, mine, name in cases:
+        for odd in ("²", "١", "０", "9" * 5000, "-1", "1\x00", "\x00"):
+            panel = build_panel(position(mine, {}), 0, building, {"touched": "1", name: odd})
+            assert panel.choice is not None and panel.choice.move is None, (building, odd)
+            assert panel.choice.problem == "Enter whole numbers only.", (building, odd)

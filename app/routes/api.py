@@ -24,6 +24,7 @@ from app.deps import (
 from app.routes.refusals import problem
 from app.services import moves, rematch, rooms, seats
 from app.services.errors import (
+    ClientMoveIdReused,
     InvalidLink,
     MoveRefused,
     NotYourTurn,
@@ -209,7 +210,11 @@ def get_legal_moves(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep) 
     response_model=MoveOut,
     responses={
         403: {"model": Problem, "description": "not your turn, or not a seat token"},
-        409: {"model": StaleProblem, "description": "the board changed: current version inside"},
+        409: {
+            "model": StaleProblem,
+            "description": "the board changed: current version inside; or the client_move_id was"
+            ' used for another move (then `code` is "client_move_id_reused", no version)',
+        },
         422: {"description": "malformed or illegal move; detail is the engine's reason"},
     },
 )
@@ -221,7 +226,8 @@ def post_move(
     settings: SettingsDep,
     hub: HubDep,
 ) -> MoveOut | JSONResponse:
-    """Make a move on the board at `version`. Retrying with the same `client_move_id` is safe."""
+    """Make a move on the board at `version`. Retrying with the same `client_move_id` is safe;
+    sending another move with it is refused (409)."""
     try:
         result = moves.submit_move(
             session,
@@ -237,6 +243,8 @@ def post_move(
             session, room_id=room_id, presence_timeout=settings.presence_timeout
         )
         return problem(refused, version=room.version, summary=room.summary)
+    except ClientMoveIdReused as refused:
+        return problem(refused, code=refused.code)
     except (NotYourTurn, MoveRefused) as refused:
         return problem(refused)
     # The summary is the engine's own JSON: sent as it is, without a second validation pass.

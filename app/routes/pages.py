@@ -36,7 +36,13 @@ from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, Language, language_of
 from app.roomview import RoomView, Viewer
 from app.routes.refusals import panel_status_of
 from app.services import moves, rematch, rooms
-from app.services.errors import MoveRefused, NotYourTurn, ServiceError, StaleVersion
+from app.services.errors import (
+    ClientMoveIdReused,
+    MoveRefused,
+    NotYourTurn,
+    ServiceError,
+    StaleVersion,
+)
 from app.ui.board import board_context, render_board
 from app.ui.fields import whole_number
 from app.ui.log import describe_events
@@ -257,7 +263,7 @@ def post_move(
             client_move_id=form.get("client_move_id", ""),
             publisher=hub,
         )
-    except (StaleVersion, NotYourTurn, MoveRefused) as refused:
+    except (StaleVersion, NotYourTurn, MoveRefused, ClientMoveIdReused) as refused:
         view = read_view()
         reason = _move_refusal(refused, view, viewer, lang, t)
         return _message(
@@ -302,6 +308,8 @@ def _move_refusal(
         if viewer.seat is None:
             return t.gettext("Only a player of this room can move.")
         return t.gettext("It is not your turn.")
+    if isinstance(refused, ClientMoveIdReused):
+        return t.gettext("This id was used for another move.")
     reason = t.gettext("The rules do not allow that move now.")
     return f"{reason} ({refused})" if lang == "en" else reason
 

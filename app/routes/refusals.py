@@ -13,6 +13,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 
 from app.services.errors import (
+    ClientMoveIdReused,
     InvalidLink,
     MoveRefused,
     NotYourTurn,
@@ -31,6 +32,7 @@ STATUS: dict[type[ServiceError], int] = {
     RematchRefused: 409,
     NotYourTurn: 403,
     MoveRefused: 422,
+    ClientMoveIdReused: 409,
 }
 
 

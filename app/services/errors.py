@@ -1,7 +1,7 @@
 """The requests a room refuses: every one a `ServiceError`, its message for the player.
 
 `RoomNotFound`, `InvalidLink`, `SeatTaken`, `NotYourTurn`, `StaleVersion`, `MoveRefused`,
-`RematchRefused`. The routes map them to HTTP statuses (`app.routes.refusals`).
+`ClientMoveIdReused`, `RematchRefused`. The routes map them to HTTP statuses (`app.routes.refusals`).
 """
 
 from __future__ import annotations
@@ -43,6 +43,15 @@ class StaleVersion(ServiceError):
 
 class MoveRefused(ServiceError):
     """The engine refused the move (malformed or illegal); the message is the engine's reason."""
+
+
+class ClientMoveIdReused(ServiceError):
+    """A `client_move_id` this seat already used, sent again with another move."""
+
+    code = "client_move_id_reused"
+
+    def __init__(self) -> None:
+        super().__init__("This id was used for another move.")
 
 
 class RematchRefused(ServiceError):

@@ -54,6 +54,10 @@ def test_page_refusals_are_told_in_the_panel(client: TestClient) -> None:
     illegal = post_form(client, room, move='{"type":"nope"}', version="0", client_move_id="x")
     assert illegal.status_code == 422
     assert "The rules do not allow that move now." in illegal.text
+    assert post_form(client, room, move=move, version="0", client_move_id="p").status_code == 200
+    reused = post_form(client, room, move='{"type":"pass"}', version="1", client_move_id="p")
+    assert reused.status_code == 409
+    assert "This id was used for another move." in reused.text
 
 
 @pytest.mark.parametrize(

@@ -358,7 +358,8 @@ def test_a_duplicate_or_stale_computer_move_is_dropped_quietly(
         room_id=created.room_id, level="easy", seat=0, version=1, state=turn.state
     )
     with caplog.at_level(logging.WARNING, logger="app.computer"):
-        player._submit(turn, legal[0])  # a duplicate: the original answer, nothing applied
+        player._submit(turn, legal[-1])  # a duplicate: the original answer, nothing applied
+        player._submit(turn, legal[0])  # its id, another move: refused, nothing applied
         player._submit(late, legal[0])  # a stale version: refused, nothing applied
     rows = log_rows(sessions, created.room_id)
     assert rows == [(0, 0, "computer-0"), (1, 1, "human-1")]

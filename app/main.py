@@ -26,10 +26,14 @@ from app.boards import BoardPainter
 from app.computer import ComputerHub, ComputerPlayer
 from app.db import engine_for, make_sessionmaker
 from app.guards import RequestGuard
+from app.headers import SecurityHeaders
+from app.i18n import LANGUAGES
+from app.lanes import games_ahead
+from app.limits import AbuseLimits
 from app.realtime import run_periodically
-from app.routes import api, health, links, pages, ws
+from app.routes import api, apidocs, health, links, pages, ws
 from app.settings import Settings
-from app.views import render_board
+from app.views import environment_for, render_board
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sessionmaker = sessions
         app.state.hub = hub
         app.state.process_id = process_id
-        computer = ComputerPlayer(sessions, hub)
+        computer = ComputerPlayer(sessions, hub, redraw=hub.redraw)
         hub.computer = computer
         app.state.computer = computer
 
@@ -92,10 +96,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Inland Port",
         summary="Le Havre: The Inland Port, played live in the browser",
         lifespan=lifespan,
+        docs_url=None,  # served by app.routes.apidocs from vendored files
+        redoc_url=None,
     )
     app.add_middleware(RequestGuard, extra_origins=settings.extra_origins)
+    app.add_middleware(
+        AbuseLimits,
+        rooms_per_minute=settings.rooms_per_minute,
+        room_burst=settings.room_burst,
+        sockets_per_address=settings.sockets_per_address,
+    )
     # Pages, CSS and the vendored htmx are text: gzip makes a first load about a quarter of its size.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    app.add_middleware(SecurityHeaders, https=settings.https)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -111,10 +124,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": str(exc)}, status_code=404)
 
     app.include_router(health.router)
+    app.include_router(apidocs.router)
     app.include_router(api.router)
     app.include_router(links.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
+    for lang in LANGUAGES:  # the tables say where a room waits in the computer's queue
+        environment_for(lang).globals["games_ahead"] = games_ahead
     static = ROOT / "static"
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=static), name="static")

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from app import services
+from app.cookies import set_cookie
 from app.deps import BaseUrlDep, CookieViewerDep, SessionDep, SettingsDep
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language, language_of
 from app.panel import build_panel
@@ -89,14 +90,7 @@ async def choose_language(request: Request) -> Response:
             t.gettext("Choose one of: %(languages)s.", languages=", ".join(LANGUAGES.values())),
         )
     response = RedirectResponse(_local_path(form.get("next", "/")), status_code=303)
-    response.set_cookie(
-        COOKIE,
-        choice,
-        max_age=COOKIE_MAX_AGE,
-        path="/",
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
+    set_cookie(response, request, COOKIE, choice, max_age=COOKIE_MAX_AGE, httponly=False)
     return response
 
 

@@ -69,6 +69,7 @@ class Server:
             PORT=str(self.port),
             WS_PING_INTERVAL="5",
             WS_PING_TIMEOUT="5",
+            ROOMS_PER_MINUTE="0",  # the tests open rooms faster than one address may
         )
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(

@@ -17,7 +17,9 @@ from .tablepage import Table, start_room
 pytestmark = pytest.mark.browser
 
 
-def test_pages_and_a_played_game_raise_no_policy_violation(server: Server, browser: Browser) -> None:
+def test_pages_and_a_played_game_raise_no_policy_violation(
+    server: Server, browser: Browser
+) -> None:
     host, guest, spectator = Table(browser, "host"), Table(browser, "guest"), Table(browser, "spy")
     try:
         response = host.page.goto(server.url + "/rules")
@@ -57,7 +59,9 @@ def test_the_api_docs_load_from_this_origin_only(server: Server, browser: Browse
     try:
         table.page.goto(server.url + "/docs")
         expect(table.page.locator(".opblock").first).to_be_visible()
-        expect(table.page.locator(".opblock-summary-path", has_text="/api/rooms").first).to_be_visible()
+        expect(
+            table.page.locator(".opblock-summary-path", has_text="/api/rooms").first
+        ).to_be_visible()
         assert requested and all(url.startswith(server.url) for url in requested), requested
         assert table.errors == [], table.errors
     finally:

@@ -45,8 +45,17 @@ def free_port() -> int:
 class AppServer:
     """`python -m app` in a child process, on a free loopback port, on one database."""
 
-    def __init__(self, database_url: str, *, port: int | None = None, data_dir: str = "") -> None:
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        port: int | None = None,
+        data_dir: str = "",
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """`env`: more settings for the server (PUBLIC_URL, ...)."""
         self.database_url = database_url
+        self.env = env or {}
         self.port = port or free_port()
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="inland-port-")
         self.process: subprocess.Popen[bytes] | None = None
@@ -62,6 +71,7 @@ class AppServer:
             "PORT": str(self.port),
             "DATABASE_URL": self.database_url,
             "DATA_DIR": self.data_dir,
+            **self.env,
         }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app"],

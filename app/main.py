@@ -99,13 +99,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,  # served by app.routes.apidocs from vendored files
         redoc_url=None,
     )
-    app.add_middleware(RequestGuard, extra_origins=settings.extra_origins)
     app.add_middleware(
         AbuseLimits,
         rooms_per_minute=settings.rooms_per_minute,
         room_burst=settings.room_burst,
         sockets_per_address=settings.sockets_per_address,
     )
+    # Outside the limits: a cross-site post is refused before it counts against the address.
+    app.add_middleware(RequestGuard, extra_origins=settings.extra_origins)
     # Pages, CSS and the vendored htmx are text: gzip makes a first load about a quarter of its size.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(SecurityHeaders, https=settings.https)

@@ -14,6 +14,7 @@ from html import escape
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.cookies import set_cookie
 from app.deps import COOKIE_MAX_AGE, BaseUrlDep, HubDep, SessionDep, cookie_name
 from app.i18n import language_of
 from app.services import seats
@@ -25,14 +26,8 @@ router = APIRouter(include_in_schema=False)
 
 def _remember(request: Request, room_id: str, token: str) -> Response:
     response = RedirectResponse(f"/rooms/{room_id}", status_code=303)
-    response.set_cookie(
-        cookie_name(room_id),
-        token,
-        max_age=COOKIE_MAX_AGE,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
+    set_cookie(
+        response, request, cookie_name(room_id), token, max_age=COOKIE_MAX_AGE, httponly=True
     )
     return response
 

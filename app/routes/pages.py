@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from app.cookies import set_cookie
 from app.deps import (
     BaseUrlDep,
     FormDep,
@@ -98,14 +99,7 @@ def choose_language(request: Request, form: FormDep, t: TranslatorDep) -> Respon
             t.gettext("Choose one of: %(languages)s.", languages=", ".join(LANGUAGES.values())),
         )
     response = RedirectResponse(_local_path(form.get("next", "/")), status_code=303)
-    response.set_cookie(
-        COOKIE,
-        choice,
-        max_age=COOKIE_MAX_AGE,
-        path="/",
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
+    set_cookie(response, request, COOKIE, choice, max_age=COOKIE_MAX_AGE, httponly=False)
     return response
 
 

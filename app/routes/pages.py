@@ -118,7 +118,7 @@ def rules(request: Request, lang: LangDep) -> HTMLResponse:
     by_amount = sorted(goods, key=lambda counter: -counter.amount)
     context = {
         "wedges": WEDGES,
-        "hints": [words.sector_hint(i) for i in range(len(WEDGES))],
+        "hints": [words.sector_hint(catalog, age) for age in range(len(WEDGES))],
         "goods": GOODS,
         "warehouse": catalog.warehouse,
         "counters": goods,

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 import engine
 from app.models import Move
 from app.notify import Publisher, queue_notify
-from app.positions import Position, log_entry, position, positions, snapshot_json
+from app.positions import Position, log_entry, position, positions
 from app.services.errors import MoveRefused, NotYourTurn, StaleVersion
 from app.services.lock import now, room_lock
 
@@ -98,7 +98,7 @@ def submit_move(
         )
         new_version = room.version + 1
         room.version = new_version
-        room.snapshot = snapshot_json(new_state)
+        room.snapshot = engine.summary_json(new_state)
         room.finished = engine.is_finished(new_state)
         room.updated_at = stamp
         queue_notify(session, room_id, new_version, (seat, engine.canonical(parsed)))

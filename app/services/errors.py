@@ -37,24 +37,24 @@ class ServiceError(Exception):
         super().__init__(reason or (f"{self.code} {self.params}" if params else self.code))
 
 
-class RoomNotFound(ServiceError):
-    code = "room_not_found"
+class _InRoom(ServiceError):
+    """A refusal that names its room (``room_id``) and has no params."""
 
     def __init__(self, room_id: str) -> None:
         super().__init__()
         self.room_id = room_id
+
+
+class RoomNotFound(_InRoom):
+    code = "room_not_found"
 
 
 class InvalidLink(ServiceError):
     code = "invalid_link"
 
 
-class SeatTaken(ServiceError):
+class SeatTaken(_InRoom):
     code = "seat_taken"
-
-    def __init__(self, room_id: str) -> None:
-        super().__init__()
-        self.room_id = room_id
 
 
 class NotYourTurn(ServiceError):

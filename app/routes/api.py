@@ -129,6 +129,10 @@ class Problem(BaseModel):
     params: dict[str, Any] = Field(description="the refusal's details, by name")
 
 
+class SeatTakenProblem(Problem):
+    room: str = Field(description="the room whose seat is taken")
+
+
 class StaleProblem(Problem):
     version: int = Field(description="the room's current version")
     summary: dict[str, Any]
@@ -162,7 +166,7 @@ def create_room(
 @router.post(
     "/invites/{invite_token}",
     response_model=SeatOut,
-    responses={404: {"model": Problem}, 409: {"model": Problem}},
+    responses={404: {"model": Problem}, 409: {"model": SeatTakenProblem}},
 )
 def claim_invite(
     invite_token: Token, session: SessionDep, base: BaseUrlDep, hub: HubDep
@@ -219,7 +223,8 @@ def get_legal_moves(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep) 
         422: {
             "model": Problem,
             "description": "malformed or illegal move (the engine's code, params and sentence), "
-            "or a client_move_id with control characters",
+            "or a client_move_id with control characters; a body that does not validate gets "
+            "FastAPI's list of bad fields as detail instead",
         },
     },
 )

@@ -30,10 +30,10 @@ from app.i18n import LANGUAGES
 from app.lanes import games_ahead
 from app.limits import AbuseLimits
 from app.realtime import run_periodically
+from app.refusals import problem
 from app.routes import api, apidocs, health, links, pages, ws
-from app.routes.refusals import problem
 from app.services import presence
-from app.services.errors import RoomNotFound
+from app.services.errors import ServiceError
 from app.settings import Settings
 from app.ui.board import BoardPainter, render_board
 from app.ui.templates import environment_for
@@ -123,8 +123,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         return JSONResponse({"detail": errors}, status_code=422)
 
-    @app.exception_handler(RoomNotFound)
-    async def room_not_found(_request: Request, exc: RoomNotFound) -> JSONResponse:
+    @app.exception_handler(ServiceError)
+    async def refused(_request: Request, exc: ServiceError) -> JSONResponse:
+        """A request refused before (or outside) its route's own answer: the token checks, a
+        room that does not exist."""
         return problem(exc)
 
     app.add_exception_handler(PageError, pages.page_error)

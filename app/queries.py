@@ -58,10 +58,9 @@ def _room(session: Session, room_id: str) -> Room:
 
 def game_result(state: engine.GameState) -> dict[str, Any]:
     """Final scores, the winner (None for a draw) and each seat's breakdown (francs, buildings)."""
-    a, b = engine.scores(state)
     return {
-        "scores": [a, b],
-        "winner": None if a == b else (0 if a > b else 1),
+        "scores": list(engine.scores(state)),
+        "winner": engine.winner(state),
         "breakdown": [engine.score_breakdown(state, 0), engine.score_breakdown(state, 1)],
     }
 

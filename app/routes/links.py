@@ -13,6 +13,7 @@ from html import escape
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
 
 from app.cookies import set_cookie
 from app.deps import COOKIE_MAX_AGE, BaseUrlDep, HubDep, SessionDep, cookie_name
@@ -40,22 +41,24 @@ def _invalid(message: str = "This link is not valid.") -> HTMLResponse:
     return HTMLResponse(body, status_code=404)
 
 
+def _open(request: Request, session: Session, token: str, kind: str) -> Response:
+    """Remember a link of this kind for its room and go to the table; 404 for any other token."""
+    viewer = seats.resolve_token(session, token=token)
+    if viewer is None or viewer.kind != kind:
+        return _invalid()
+    return _remember(request, viewer.room_id, token)
+
+
 @router.get("/s/{token}")
 def open_seat_link(token: str, request: Request, session: SessionDep) -> Response:
     """A player's personal seat link: sit down again from any browser."""
-    viewer = seats.resolve_token(session, token=token)
-    if viewer is None or viewer.kind != "seat":
-        return _invalid()
-    return _remember(request, viewer.room_id, token)
+    return _open(request, session, token, "seat")
 
 
 @router.get("/w/{token}")
 def open_spectator_link(token: str, request: Request, session: SessionDep) -> Response:
     """A spectator link: watch the game, read-only."""
-    viewer = seats.resolve_token(session, token=token)
-    if viewer is None or viewer.kind != "spectator":
-        return _invalid()
-    return _remember(request, viewer.room_id, token)
+    return _open(request, session, token, "spectator")
 
 
 def _seated(request: Request, session: SessionDep, room_id: str) -> bool:

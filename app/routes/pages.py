@@ -9,8 +9,8 @@ comes back as the panel's message, with the current board, and changes nothing.
 Every page speaks the viewer's language (`app.i18n.language_of`: the ``lang`` cookie, else the
 browser's Accept-Language); ``POST /language`` sets the cookie and goes back to the page. The
 routes are plain functions, run in worker threads: the preamble (language, form fields, the
-viewer, the room's view) comes from `app.deps`, and a refusal's status from
-`app.routes.refusals`.
+viewer, the room's view) comes from `app.deps`; a refusal's status and sentence from
+`app.refusals`, the same status the JSON API answers.
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from app.deps import (
     TableViewDep,
     TranslatorDep,
 )
-from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, Language, language_of
-from app.roomview import RoomView, Viewer
-from app.routes.refusals import panel_status_of
+from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language_of
+from app.refusals import sentence, status
+from app.roomview import RoomView
 from app.services import moves, rematch, rooms
-from app.services.errors import MoveRefused, NotYourTurn, ServiceError, StaleVersion
+from app.services.errors import ServiceError
 from app.ui.board import board_context, render_board
 from app.ui.log import describe_events
 from app.ui.panel import build_panel
@@ -112,7 +112,7 @@ def rules(request: Request, lang: LangDep) -> HTMLResponse:
     by_amount = sorted(goods, key=lambda counter: -counter.amount)
     context = {
         "wedges": WEDGES,
-        "hints": [words.sector_hint(i) for i in range(len(WEDGES))],
+        "hints": [words.sector_hint(catalog, age) for age in range(len(WEDGES))],
         "goods": GOODS,
         "warehouse": catalog.warehouse,
         "counters": goods,
@@ -236,9 +236,9 @@ def post_move(
 ) -> HTMLResponse:
     """Submit one move from the panel's form: answered with what happened and the fresh board.
 
-    The move goes through `moves.submit_move` as the JSON API's does. A refusal is told in the
-    viewer's language: a stale board, not this player's turn, or a move the rules do not allow
-    now (the engine's own reason follows in English only).
+    The move goes through `moves.submit_move` as the JSON API's does. A refusal (a stale board,
+    not this player's turn, a move the rules do not allow now) is told with its specific reason
+    in the viewer's language, and the status the API would answer.
     """
     try:
         moves.submit_move(
@@ -250,17 +250,16 @@ def post_move(
             client_move_id=form.get("client_move_id", ""),
             publisher=hub,
         )
-    except (StaleVersion, NotYourTurn, MoveRefused) as refused:
+    except ServiceError as refused:
         view = read_view()
-        reason = _move_refusal(refused, view, viewer, lang, t)
         return _message(
             request,
             view,
             lang,
             title=t.gettext("Not played"),
-            error=reason,
+            error=sentence(refused.code, refused.params, lang, view.state.catalog),
             board=True,
-            status_code=panel_status_of(refused),
+            status_code=status(refused.code),
         )
     view = read_view()
     words = words_for(lang)
@@ -280,24 +279,6 @@ def _version(text: str) -> int:
     return int(text) if text.isdecimal() and len(text) <= 18 else -1
 
 
-def _move_refusal(
-    refused: ServiceError, view: RoomView, viewer: Viewer, lang: str, t: Language
-) -> str:
-    """Why a move was not played, in the viewer's language."""
-    if isinstance(refused, StaleVersion):
-        return t.gettext(
-            "The board changed before your move arrived: look at the new position and choose again."
-        )
-    if isinstance(refused, NotYourTurn):
-        if view.state.to_move is None:
-            return t.gettext("The game is over.")
-        if viewer.seat is None:
-            return t.gettext("Only a player of this room can move.")
-        return t.gettext("It is not your turn.")
-    reason = t.gettext("The rules do not allow that move now.")
-    return f"{reason} ({refused})" if lang == "en" else reason
-
-
 @router.post("/rooms/{room_id}/rematch", response_class=HTMLResponse)
 def post_rematch(
     request: Request,
@@ -314,12 +295,10 @@ def post_rematch(
     try:
         info = rematch.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
     except ServiceError as refused:
-        if viewer.kind != "seat":
-            reason = t.gettext("Only a player of this room can ask for a rematch.")
-        else:
-            reason = t.gettext("A rematch can only be asked for once the game is over.")
-        status = panel_status_of(refused)
-        return _message(request, read_view(), lang, title=title, error=reason, status_code=status)
+        reason = sentence(refused.code, refused.params, lang)
+        return _message(
+            request, read_view(), lang, title=title, error=reason, status_code=status(refused.code)
+        )
     if info.room_id:
         lines = [t.gettext("The rematch is ready.")]
     else:

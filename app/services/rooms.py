@@ -13,7 +13,6 @@ import engine
 from app.links import invite_link, seat_link, spectator_link
 from app.models import Link, Room, Seat
 from app.notify import Publisher
-from app.positions import snapshot_json
 from app.security import invite_token_for, new_room_id, new_token, spectator_token_for, token_hash
 from app.services.lock import now
 from engine.ai import LEVELS
@@ -43,7 +42,7 @@ def new_room(
     room = Room(
         id=new_room_id(),
         version=0,
-        snapshot=snapshot_json(engine.new_game()),
+        snapshot=engine.summary_json(engine.new_game()),
         finished=False,
         created_at=stamp,
         updated_at=stamp,

@@ -57,12 +57,10 @@ def test_statuses() -> None:
     assert {status(code) for code in ILLEGAL if code not in ("game_over", "no_move_to_choose")} == {
         422
     }
-    assert [status(c) for c in ("stale_version", "not_your_turn", "game_over")] == [409] * 3
-    assert (status("not_a_player"), status("room_not_found"), status("invalid_link")) == (
-        403,
-        404,
-        404,
-    )
+    assert [status(c) for c in ("stale_version", "seat_taken", "rematch_refused")] == [409] * 3
+    assert [status(c) for c in ("not_your_turn", "game_over", "not_a_player")] == [403] * 3
+    assert [status(c) for c in ("needs_token", "wrong_token")] == [403] * 2
+    assert (status("room_not_found"), status("invalid_link")) == (404, 404)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -25,6 +25,7 @@ from app.computer import ComputerHub, ComputerPlayer
 from app.db import engine_for, make_sessionmaker
 from app.deps import PageError
 from app.guards import RequestGuard
+from app.head import HeadAsGet
 from app.headers import SecurityHeaders
 from app.i18n import LANGUAGES
 from app.lanes import games_ahead
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Pages, CSS and the vendored htmx are text: gzip makes a first load about a quarter of its size.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(SecurityHeaders, https=settings.https)
+    app.add_middleware(HeadAsGet)  # outermost: HEAD answers exactly what GET would, bodiless
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

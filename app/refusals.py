@@ -226,6 +226,7 @@ REFUSALS: dict[str, Refusal] = {
     "invalid_link": Refusal(404, N_("This link is not valid.")),
     "seat_taken": Refusal(409, N_("This invite was already used: the seat is taken.")),
     "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
+    "client_move_id_reused": Refusal(409, N_("This id was used for another move.")),
     "bad_client_move_id": Refusal(
         422,
         lambda t, v, p: t.ngettext(
@@ -249,6 +250,7 @@ SERVICE: tuple[str, ...] = (
     "seat_taken",
     "rematch_refused",
     "bad_client_move_id",
+    "client_move_id_reused",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` ``{"max_length": int}``, the others none."""

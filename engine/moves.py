@@ -120,8 +120,9 @@ def make_move(
 def parse_move(obj: Move | Mapping[str, Any] | str, catalog: Catalog | None = None) -> Move:
     """Read a move from a dict or a JSON string and canonicalise it.
 
-    Raises :class:`MalformedMove` for input that is not a move at all: not an object, an unknown
-    ``type``, an unknown building id, unknown or missing fields, wrong value types, negative numbers.
+    Raises :class:`MalformedMove` for input that is not a move at all: not JSON (or nested too
+    deeply to read), not an object, an unknown ``type``, an unknown building id, unknown or
+    missing fields, wrong value types, negative numbers.
     """
     if isinstance(obj, Move):
         return obj
@@ -130,6 +131,8 @@ def parse_move(obj: Move | Mapping[str, Any] | str, catalog: Catalog | None = No
             obj = json.loads(obj)
         except json.JSONDecodeError as err:
             raise MalformedMove("not_json", {"reason": err.msg}) from err
+        except RecursionError:  # nested deeper than the parser goes: no move is
+            raise MalformedMove("not_json", {"reason": "nested too deeply"}) from None
     if not isinstance(obj, Mapping):
         raise MalformedMove("not_an_object")
     catalog = catalog or default_catalog()

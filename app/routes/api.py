@@ -25,6 +25,7 @@ from app.deps import (
 from app.refusals import problem
 from app.services import moves, rematch, rooms, seats
 from app.services.errors import (
+    ClientMoveIdReused,
     InvalidLink,
     MoveRefused,
     NotYourTurn,
@@ -219,7 +220,11 @@ def get_legal_moves(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep) 
             "model": Problem,
             "description": "not your turn, the game is over, or not a seat token",
         },
-        409: {"model": StaleProblem, "description": "the board changed: current version inside"},
+        409: {
+            "model": StaleProblem,
+            "description": "the board changed: current version inside; or the client_move_id was"
+            ' used for another move (then `code` is "client_move_id_reused", no version)',
+        },
         422: {
             "model": Problem,
             "description": "malformed or illegal move (the engine's code, params and sentence), "
@@ -236,7 +241,8 @@ def post_move(
     settings: SettingsDep,
     hub: HubDep,
 ) -> MoveOut | JSONResponse:
-    """Make a move on the board at `version`. Retrying with the same `client_move_id` is safe."""
+    """Make a move on the board at `version`. Retrying with the same `client_move_id` is safe;
+    sending another move with it is refused (409)."""
     try:
         result = moves.submit_move(
             session,
@@ -252,7 +258,7 @@ def post_move(
             session, room_id=room_id, presence_timeout=settings.presence_timeout
         )
         return problem(refused, version=room.version, summary=room.summary)
-    except (NotYourTurn, MoveRefused) as refused:
+    except (NotYourTurn, MoveRefused, ClientMoveIdReused) as refused:
         return problem(refused)
     # The summary is the engine's own JSON: sent as it is, without a second validation pass.
     return JSONResponse({"version": result.version, "summary": result.summary})

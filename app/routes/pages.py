@@ -39,6 +39,7 @@ from app.roomview import RoomView
 from app.services import moves, rematch, rooms
 from app.services.errors import ServiceError
 from app.ui.board import board_context, render_board
+from app.ui.fields import whole_number
 from app.ui.log import describe_events
 from app.ui.panel import build_panel
 from app.ui.templates import templates_for
@@ -77,7 +78,7 @@ def _local_path(target: str) -> str:
     """Where the switcher may send the browser back to: a path on this site, else home."""
     if not target.startswith("/") or target.startswith("//") or "\\" in target:
         return "/"
-    if any(ch in target for ch in "\r\n"):
+    if not target.isprintable():  # no line breaks, NUL or other controls in a Location header
         return "/"
     return target
 
@@ -276,7 +277,8 @@ def post_move(
 
 def _version(text: str) -> int:
     """The board version a form was filled on; -1 (stale) for anything but a sensible number."""
-    return int(text) if text.isdecimal() and len(text) <= 18 else -1
+    number = whole_number(text, max_digits=18)
+    return -1 if number is None else number
 
 
 @router.post("/rooms/{room_id}/rematch", response_class=HTMLResponse)

@@ -141,10 +141,10 @@ async def _receive(socket: RoomSocket) -> None:
         if len(recent) > RATE_LIMIT:
             await _close(websocket, status.WS_1008_POLICY_VIOLATION, "too many messages")
             return
-        data = message.get("text")
-        if data is None:
-            data = (message.get("bytes") or b"").decode("utf-8", "replace")
-        if len(data.encode()) > MAX_MESSAGE_BYTES:
+        # The size as sent: bytes that are no UTF-8 count once, not as the three bytes of "\ufffd".
+        raw = message.get("bytes")
+        size = len(raw) if raw is not None else len((message.get("text") or "").encode())
+        if size > MAX_MESSAGE_BYTES:
             await _close(websocket, status.WS_1009_MESSAGE_TOO_BIG, "message too big")
             return
         async with socket.send_lock:

@@ -5,8 +5,8 @@ sentence in each language).
 `RoomNotFound` (``room_not_found``), `InvalidLink` (``invalid_link``), `SeatTaken`
 (``seat_taken``), `NotYourTurn` (``not_your_turn``, ``not_a_player``, ``game_over``),
 `StaleVersion` (``stale_version``), `MoveRefused` (the engine's code, or ``bad_client_move_id``),
-`RematchRefused` (``rematch_refused``), `NoAccess` (``needs_token``, ``wrong_token``,
-``not_a_player``: the JSON API's token checks).
+`ClientMoveIdReused` (``client_move_id_reused``), `RematchRefused` (``rematch_refused``),
+`NoAccess` (``needs_token``, ``wrong_token``, ``not_a_player``: the JSON API's token checks).
 """
 
 from __future__ import annotations
@@ -80,6 +80,12 @@ class MoveRefused(ServiceError):
     @classmethod
     def by_engine(cls, refusal: MalformedMove | IllegalMove) -> MoveRefused:
         return cls(refusal.code, refusal.params, reason=str(refusal))
+
+
+class ClientMoveIdReused(ServiceError):
+    """A `client_move_id` this seat already used, sent again with another move."""
+
+    code = "client_move_id_reused"
 
 
 class RematchRefused(ServiceError):

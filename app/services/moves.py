@@ -15,7 +15,7 @@ import engine
 from app.models import Move
 from app.notify import Publisher, queue_notify
 from app.positions import Position, log_entry, position, positions
-from app.services.errors import MoveRefused, NotYourTurn, StaleVersion
+from app.services.errors import ClientMoveIdReused, MoveRefused, NotYourTurn, StaleVersion
 from app.services.lock import now, room_lock
 
 MAX_CLIENT_MOVE_ID = 64
@@ -44,7 +44,8 @@ def submit_move(
 
     1. lock the room (`SELECT ... FOR UPDATE` on PostgreSQL; a per-room lock plus SQLite's write
        lock);
-    2. a `client_move_id` this seat already used gets the original answer and applies nothing;
+    2. a `client_move_id` this seat already used gets the original answer and applies nothing
+       when it carries the same move (compared canonically), else `ClientMoveIdReused`;
     3. the version the client saw must be the room's version (else `StaleVersion`);
     4. the seat must be the one to move (else `NotYourTurn`);
     5. the engine applies the move (else `MoveRefused` with the engine's code and params);
@@ -58,17 +59,19 @@ def submit_move(
         # Control characters have no place in an id, and PostgreSQL refuses NUL in text.
         raise MoveRefused("bad_client_move_id", {"max_length": MAX_CLIENT_MOVE_ID})
     with room_lock(session, room_id) as room:
-        earlier = session.scalar(
-            select(Move.seq).where(
+        earlier = session.execute(
+            select(Move.seq, Move.move).where(
                 Move.room_id == room_id, Move.seat == seat, Move.client_move_id == client_move_id
             )
-        )
+        ).first()
         if earlier is not None:
-            answered = position(session, room_id, earlier + 1)
+            if not _same_move(move, earlier.move):
+                raise ClientMoveIdReused()
+            answered = position(session, room_id, earlier.seq + 1)
             session.rollback()
             return MoveResult(
                 room_id=room_id,
-                version=earlier + 1,
+                version=earlier.seq + 1,
                 summary=engine.summary(answered.state),
                 duplicate=True,
             )
@@ -112,3 +115,11 @@ def submit_move(
     if publisher is not None:
         publisher.room_changed(room_id, new_version)
     return MoveResult(room_id=room_id, version=new_version, summary=engine.summary(new_state))
+
+
+def _same_move(move: Any, logged: str) -> bool:
+    """Whether `move` is the log's canonical move `logged` (a move that does not parse is not)."""
+    try:
+        return engine.canonical(move) == logged
+    except ValueError:
+        return False

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from engine import GameState, Move
 
-from .fields import FIELDS, Control, Field
+from .fields import FIELDS, Control, Field, whole_number
 from .words import Words, words_for
 
 Key = tuple[tuple[str, str], ...]
@@ -77,7 +77,8 @@ class ChoiceGroup:
         """Why the picked values are not one of the legal moves."""
         t = self.words.lang
         for field in self.fields:
-            if field.counts and not all(picked[n].isdigit() for n in field.names if n in picked):
+            counts = (picked[n] for n in field.names if n in picked)
+            if field.counts and any(whole_number(count) is None for count in counts):
                 return t.gettext("Enter whole numbers only.")
         for field in self.fields:
             problem = field.problem(picked, self.words)

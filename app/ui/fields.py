@@ -51,6 +51,18 @@ class Control:
     good: str | None = None
 
 
+MAX_DIGITS = 9
+"""The longest whole number a form field takes; longer ones are no count of anything here."""
+
+
+def whole_number(text: str, max_digits: int = MAX_DIGITS) -> int | None:
+    """A form's whole number: ASCII digits only ("²" and "١" are digits to Python, not here), at
+    most ``max_digits`` of them; None for anything else."""
+    if text.isascii() and text.isdigit() and len(text) <= max_digits:
+        return int(text)
+    return None
+
+
 def payment_steps(words: Words, payment: Mapping[str, Mapping[str, int]]) -> str:
     """A payment displacement: 'clay left 2', 'fish down 1, grain left 1', 'nothing'."""
     t = words.lang

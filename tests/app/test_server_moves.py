@@ -94,6 +94,30 @@ def test_a_repeated_client_move_id_gets_the_original_answer_and_applies_once(
     assert late.json() == first.json()
 
 
+def test_a_client_move_id_used_for_another_move_is_refused_and_stores_nothing(
+    client: TestClient,
+) -> None:
+    room = new_room(client)
+    token = room["tokens"][0]
+    legal = client.get(f"/api/rooms/{room['room']}/legal", headers=bearer(token)).json()["moves"]
+    move, other = [m for m in legal if m["type"] != "sell"][:2]
+    first = post_move(client, room, token, move, 0, "mine")
+    assert first.status_code == 200
+    after = room_state(client, room)
+    for different in (other, {"type": "pass"}, "not a move", [1] * 1000):
+        refused = post_move(client, room, token, different, 0, "mine")
+        assert refused.status_code == 409, refused.text
+        assert refused.json() == {
+            "detail": "This id was used for another move.",
+            "code": "client_move_id_reused",
+        }
+    # the same move written another way (its keys in another order) is the same move
+    reordered = dict(reversed(list(move.items())))
+    assert post_move(client, room, token, reordered, 0, "mine").json() == first.json()
+    assert post_move(client, room, token, json.dumps(move), 0, "mine").json() == first.json()
+    assert room_state(client, room) == after
+
+
 def test_illegal_and_malformed_moves_get_422_with_the_engines_reason(client: TestClient) -> None:
     room = new_room(client)
     token = room["tokens"][0]

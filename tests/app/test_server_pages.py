@@ -56,6 +56,10 @@ def test_page_refusals_are_told_in_the_panel(client: TestClient) -> None:
     assert "Unknown move type &#39;nope&#39;: a move is a build, a use, a sell or a pass." in (
         illegal.text
     )
+    assert post_form(client, room, move=move, version="0", client_move_id="p").status_code == 200
+    reused = post_form(client, room, move='{"type":"pass"}', version="1", client_move_id="p")
+    assert reused.status_code == 409
+    assert "This id was used for another move." in reused.text
 
 
 def test_a_refused_move_is_told_with_its_specific_reason_in_czech(client: TestClient) -> None:

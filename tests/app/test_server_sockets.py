@@ -140,6 +140,23 @@ def test_messages_over_8_kib_close_the_socket(client: TestClient) -> None:
     assert closed.value.code == status.WS_1009_MESSAGE_TOO_BIG
 
 
+def test_the_size_limit_counts_the_bytes_sent_even_when_they_are_no_utf_8(
+    client: TestClient,
+) -> None:
+    room = new_room(client)
+    with client.websocket_connect(ws_path(room, room["tokens"][0])) as ws:
+        next_board(ws)
+        ws.send_bytes(b"\xff" * (8 * 1024))  # 8 KiB, though 24 KiB once decoded with U+FFFD
+        reply = ws.receive_text()
+        while 'id="move-error"' not in reply:
+            reply = ws.receive_text()
+        ws.send_bytes(b"\xff" * (8 * 1024 + 1))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_text()
+    assert closed.value.code == status.WS_1009_MESSAGE_TOO_BIG
+
+
 def test_more_than_100_messages_in_20_seconds_close_the_socket(client: TestClient) -> None:
     room = new_room(client)
     with client.websocket_connect(ws_path(room, room["spectator"])) as ws:

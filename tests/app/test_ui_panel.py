@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import engine
 from app.ui.panel import build_panel
 
@@ -119,3 +122,53 @@ def test_own_buildings_can_be_sold_from_the_panel() -> None:
     state = position({"kiln": 0}, {})
     panel = build_panel(state, 0, "kiln")
     assert panel.sell == ('{"building":"kiln","type":"sell"}', 4)
+
+
+def test_a_stepper_takes_only_ascii_digits_of_a_sensible_length() -> None:
+    cases = [
+        ("marketplace", {"marketplace": 1}, "steps.fish"),
+        ("restaurant", {"restaurant": 3}, "pay.0"),
+    ]
+    for building, mine, name in cases:
+        for odd in ("²", "١", "０", "9" * 5000, "-1", "1\x00", "\x00"):
+            panel = build_panel(position(mine, {}), 0, building, {"touched": "1", name: odd})
+            assert panel.choice is not None and panel.choice.move is None, (building, odd)
+            assert panel.choice.problem == "Enter whole numbers only.", (building, odd)
+
+
+odd_values = st.sampled_from(["", "0", "1", "2", "²", "١", "９", "9" * 5000, "-1", "\x00", "fish"])
+
+
+def _can_own(building: str) -> bool:
+    try:
+        position({building: 1}, {})
+    except ValueError:  # not one a player can own in sector 1 (the locked ones)
+        return False
+    return True
+
+
+OWNABLE = [b for b in sorted(engine.default_catalog().by_id) if _can_own(b)]
+
+
+def _field_names(building: str) -> list[str]:
+    """The names the panel's form sends for the building (a checkbox per good: goods.G)."""
+    panel = build_panel(position({building: 1}, {}), 0, building)
+    controls = panel.choice.controls if panel.choice is not None else ()
+    names = [c.name for c in controls if c.kind != "checkbox"]
+    names += [f"{c.name}.{o.value}" for c in controls if c.kind == "checkbox" for o in c.options]
+    return names or ["times"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), building=st.sampled_from(OWNABLE))
+def test_any_picked_values_give_a_move_or_a_reason(data: st.DataObject, building: str) -> None:
+    """The panel's query string, fuzzed: every building as its owner sees it in sector 1, its
+    form's fields with odd values."""
+    values = odd_values | st.text(max_size=8)
+    picked = {
+        name: data.draw(values) for name in _field_names(building) if data.draw(st.booleans())
+    }
+    picked.update(data.draw(st.dictionaries(st.text(max_size=8), values, max_size=2)))
+    panel = build_panel(position({building: 1}, {}), 0, building, {"touched": "1", **picked})
+    if panel.choice is not None:
+        assert (panel.choice.move is None) == bool(panel.choice.problem), picked

@@ -90,6 +90,16 @@ def test_malformed_input_has_a_code_too() -> None:
     assert str(refused.value) == "times must be a whole number, not '3'"
 
 
+def test_text_nested_deeper_than_the_parser_goes_is_not_json() -> None:
+    for text in ("[" * 3000, "[" * 3000 + "]" * 3000, '{"a":' * 3000 + "1" + "}" * 3000):
+        with pytest.raises(MalformedMove) as refused:
+            parse_move(text)
+        assert (refused.value.code, refused.value.params) == (
+            "not_json",
+            {"reason": "nested too deeply"},
+        )
+
+
 def test_a_value_json_cannot_hold_is_kept_as_its_repr() -> None:
     with pytest.raises(MalformedMove) as refused:
         parse_move({"type": {1, 2}})

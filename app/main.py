@@ -27,7 +27,7 @@ from app.computer import ComputerHub, ComputerPlayer
 from app.db import engine_for, make_sessionmaker
 from app.guards import RequestGuard
 from app.realtime import run_periodically
-from app.routes import api, health, links, pages, ws
+from app.routes import api, health, links, pages, review, ws
 from app.settings import Settings
 from app.views import render_board
 
@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(links.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
+    app.include_router(review.router)
     static = ROOT / "static"
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=static), name="static")

@@ -95,25 +95,22 @@ class AnalysisRunner:
                     self._pool(), review_turn, turn, *self._budget
                 )
                 reviews.append(review)
-                await asyncio.to_thread(
-                    self._in_session,
-                    analyses.record_progress,
-                    room_id=room_id,
-                    reviews=list(reviews),
-                    finished=len(reviews) == len(turns),
-                )
+                await self._store(room_id, reviews, finished=len(reviews) == len(turns))
             if not turns:
-                await asyncio.to_thread(
-                    self._in_session,
-                    analyses.record_progress,
-                    room_id=room_id,
-                    reviews=[],
-                    finished=True,
-                )
+                await self._store(room_id, reviews, finished=True)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the analysis of room %s failed", room_id)
+
+    async def _store(self, room_id: str, reviews: list[TurnReview], *, finished: bool) -> None:
+        await asyncio.to_thread(
+            self._in_session,
+            analyses.record_progress,
+            room_id=room_id,
+            reviews=list(reviews),
+            finished=finished,
+        )
 
     def _pool(self) -> Executor:
         if self._executor is None:

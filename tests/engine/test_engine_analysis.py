@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+from test_engine_cli import opening_moves
+
 from engine import apply, new_game
 from engine.ai import choose_move
 from engine.analysis import analyse, turning_points, turns_of
@@ -42,15 +44,7 @@ def test_the_planted_blunder_is_the_biggest_loss() -> None:
 
 
 def test_turns_group_sells_with_their_action() -> None:
-    moves = [
-        '{"building":"farmland","payment":{},"type":"build"}',
-        '{"building":"wood_company","payment":{"clay":{"left":1}},"type":"build"}',
-        '{"building":"grocery_store","payment":{"fish":{"left":2}},"type":"build"}',
-        '{"building":"farmland","type":"use"}',
-        '{"building":"farmland","type":"sell"}',
-        '{"building":"farmland","payment":{},"type":"build"}',
-        '{"building":"wood_company","type":"sell"}',
-    ]
+    moves = [*opening_moves()[:6], '{"building":"wood_company","type":"sell"}']
     turns = turns_of(moves)
     assert [t.start for t in turns] == [0, 1, 2, 3, 4]
     assert [len(t.played) for t in turns] == [1, 1, 1, 1, 2]

@@ -155,6 +155,8 @@ def _read_json(text: str, catalog: Catalog | None) -> GameRecord:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise RecordError("syntax", err.lineno, f"not valid JSON ({err.msg})") from err
+    except RecursionError as err:
+        raise RecordError("syntax", 1, "the JSON is nested too deeply") from err
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError("shape", 1, f'a JSON record is an object with "format": "{FORMAT}"')
     keys = _top_level(text)

@@ -157,6 +157,9 @@ def test_a_record_is_limited_in_size() -> None:
     with pytest.raises(RecordError) as caught:
         read_record(_header() + "#" * MAX_RECORD_BYTES)
     assert caught.value.code == "too_large"
+    with pytest.raises(RecordError) as nested:
+        read_record('{"format": "inland-port-record/1", "moves": ' + "[" * 20000)
+    assert nested.value.code == "syntax"
 
 
 def test_a_game_starts_from_a_records_prefix() -> None:

@@ -1,7 +1,7 @@
 """The analysis job runner: weighs a game's turns one at a time, off the event loop.
 
 `AnalysisRunner.request(room_id)` (from any thread) starts the job of a room whose analysis is stored
-as running (`app.analyses`), unless this process already runs it. A job hands each turn to an
+as running (`app.services.analyses`), unless this process already runs it. A job hands each turn to an
 executor as one small task (`engine.analysis.review_turn`, a pure function of the position with a
 fixed work budget, so any process computes the same result) and stores the progress after each
 turn, so the page can show a progress bar and a restarted job goes on where it stopped.
@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from app import analyses
+from app.background import RoomTasks, shut_down, spawn_pool
+from app.services.analyses import record_progress
 from engine.analysis import HORIZON, ITERATIONS, TurnReview, review_turn, turns_of
 
 log = logging.getLogger(__name__)
@@ -48,19 +49,16 @@ class AnalysisRunner:
         self._executor = executor
         self._own_executor = executor is None
         self._budget = (iterations, horizon)
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._closed = False
+        self._tasks = RoomTasks("analysis")
 
     def request(self, room_id: str) -> None:
         """Run the room's analysis if it is stored as running and not running here (any thread)."""
         self._loop.call_soon_threadsafe(self._start, room_id)
 
     def _start(self, room_id: str) -> None:
-        if self._closed or room_id in self._tasks:
+        if self._tasks.closed or room_id in self._tasks:
             return
-        task = asyncio.create_task(self._run(room_id), name=f"analysis {room_id}")
-        self._tasks[room_id] = task
-        task.add_done_callback(lambda _done: self._tasks.pop(room_id, None))
+        self._tasks.start(room_id, lambda: self._run(room_id))
 
     async def resume(self) -> None:
         """Start the analyses left running by a stopped process."""
@@ -69,18 +67,14 @@ class AnalysisRunner:
 
     async def idle(self) -> None:
         """Wait until no analysis runs here (tests)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await self._tasks.idle()
 
     async def close(self) -> None:
-        self._closed = True
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        if self._own_executor and self._executor is not None:
+        """Stop the analyses (a restart takes them up again) and the pool of our own."""
+        await self._tasks.close()
+        if self._own_executor:
             executor, self._executor = self._executor, None
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+            await shut_down(executor)
 
     async def _run(self, room_id: str) -> None:
         try:
@@ -106,7 +100,7 @@ class AnalysisRunner:
     async def _store(self, room_id: str, reviews: list[TurnReview], *, finished: bool) -> None:
         await asyncio.to_thread(
             self._in_session,
-            analyses.record_progress,
+            record_progress,
             room_id=room_id,
             reviews=list(reviews),
             finished=finished,
@@ -114,10 +108,7 @@ class AnalysisRunner:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            # "spawn": the server has threads, and forking a threaded process is unsafe.
-            self._executor = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._executor = spawn_pool(1)
         return self._executor
 
     def _in_session(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:

@@ -1,4 +1,4 @@
-"""The computer opponent at the table: it plays its seat through `services.submit_move`.
+"""The computer opponent at the table: it plays its seat through `app.services.moves.submit_move`.
 
 A room created with a computer strength has the computer in the other seat (`rooms.computer`,
 `rooms.computer_seat`). Whenever a room changes — a move committed here or, on PostgreSQL, in
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import random
 from collections import OrderedDict
@@ -32,8 +31,12 @@ from typing import Any, TypeVar
 from sqlalchemy.orm import Session, sessionmaker
 
 import engine
-from app import services
+from app import queries
+from app.background import RoomTasks, shut_down, spawn_pool
+from app.notify import Publisher
 from app.realtime import Hub
+from app.services import moves
+from app.services.errors import NotYourTurn, RoomNotFound, StaleVersion
 from engine.ai import choose_move
 
 log = logging.getLogger(__name__)
@@ -70,7 +73,7 @@ class ComputerPlayer:
     def __init__(
         self,
         sessions: sessionmaker[Session],
-        publisher: services.Publisher,
+        publisher: Publisher,
         *,
         workers: int = POOL_WORKERS,
     ) -> None:
@@ -78,26 +81,23 @@ class ComputerPlayer:
         self._publisher = publisher
         self._workers = workers
         self._pool: ProcessPoolExecutor | None = None
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._tasks = RoomTasks("computer")
         #: Database work running in worker threads (a cancelled task does not stop its thread).
         self._threads: set[asyncio.Future[Any]] = set()
         self._again: set[str] = set()
         #: Rooms known to have no computer (that never changes), so their changes cost nothing.
         self._human_rooms: OrderedDict[str, None] = OrderedDict()
-        self._closed = False
 
     # --- waking up ------------------------------------------------------------------------
 
     def nudge(self, room_id: str) -> None:
         """Look at the room soon: the computer moves if it is its turn (event loop only)."""
-        if self._closed or room_id in self._human_rooms:
+        if self._tasks.closed or room_id in self._human_rooms:
             return
         if room_id in self._tasks:
             self._again.add(room_id)
             return
-        task = asyncio.create_task(self._play(room_id), name=f"computer {room_id}")
-        self._tasks[room_id] = task
-        task.add_done_callback(lambda _done: self._tasks.pop(room_id, None))
+        self._tasks.start(room_id, lambda: self._play(room_id))
 
     async def resume(self) -> None:
         """Wake every room left on the computer's turn (at start: after a crash or restart)."""
@@ -106,26 +106,20 @@ class ComputerPlayer:
 
     async def idle(self) -> None:
         """Wait until no room is being played (tests and shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await self._tasks.idle()
 
     async def close(self) -> None:
         """Stop playing: cancel the rooms' tasks, let their database work end, stop the bots."""
-        self._closed = True
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._tasks.close()
         await asyncio.gather(*list(self._threads), return_exceptions=True)
         pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        await shut_down(pool)
 
     # --- playing one room -------------------------------------------------------------------
 
     async def _play(self, room_id: str) -> None:
         failures = 0
-        while not self._closed:
+        while not self._tasks.closed:
             self._again.discard(room_id)
             try:
                 has_computer, turn = await self._in_thread(self._turn, room_id)
@@ -146,7 +140,7 @@ class ComputerPlayer:
                 if failures >= MAX_FAILURES:
                     return
 
-    async def _think(self, turn: services.ComputerTurn) -> engine.Move:
+    async def _think(self, turn: queries.ComputerTurn) -> engine.Move:
         seed = f"{turn.room_id}:{turn.version}"
         executor: Executor | None = None if turn.level in IN_THREAD else self._process_pool()
         loop = asyncio.get_running_loop()
@@ -159,10 +153,7 @@ class ComputerPlayer:
 
     def _process_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # "spawn": the server has threads, and forking a threaded process is unsafe.
-            self._pool = ProcessPoolExecutor(
-                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._pool = spawn_pool(self._workers)
         return self._pool
 
     # --- the database side (worker threads) ---------------------------------------------------
@@ -176,14 +167,14 @@ class ComputerPlayer:
 
     def _waiting_rooms(self) -> list[str]:
         with self._sessions() as session:
-            return services.computer_rooms_waiting(session)
+            return queries.computer_rooms_waiting(session)
 
-    def _turn(self, room_id: str) -> tuple[bool, services.ComputerTurn | None]:
+    def _turn(self, room_id: str) -> tuple[bool, queries.ComputerTurn | None]:
         """Whether the room has a computer, and its turn if it is the one to move now."""
         with self._sessions() as session:
             try:
-                return services.computer_turn(session, room_id=room_id)
-            except services.RoomNotFound:
+                return queries.computer_turn(session, room_id=room_id)
+            except RoomNotFound:
                 return False, None
 
     def _forget(self, room_id: str) -> None:
@@ -192,10 +183,10 @@ class ComputerPlayer:
         while len(self._human_rooms) > HUMAN_ROOMS_REMEMBERED:
             self._human_rooms.popitem(last=False)
 
-    def _submit(self, turn: services.ComputerTurn, move: engine.Move) -> None:
+    def _submit(self, turn: queries.ComputerTurn, move: engine.Move) -> None:
         with self._sessions() as session:
             try:
-                services.submit_move(
+                moves.submit_move(
                     session,
                     room_id=turn.room_id,
                     seat=turn.seat,
@@ -204,7 +195,7 @@ class ComputerPlayer:
                     client_move_id=f"computer-{turn.version}",
                     publisher=self._publisher,
                 )
-            except (services.StaleVersion, services.NotYourTurn) as exc:
+            except (StaleVersion, NotYourTurn) as exc:
                 # Another process (or a restart) moved first: look at the room again.
                 log.debug("room %s moved on before the computer: %s", turn.room_id, exc)
 

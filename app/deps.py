@@ -1,13 +1,18 @@
-"""Dependencies shared by the routes: settings, a database session, the hub, the viewer.
+"""Dependencies shared by the routes: settings, a database session, the hub, the viewer, and
+the pages' preamble (language, form fields, the viewer a room page needs, the room's view).
 
 The browser pages find their viewer in the room's cookie (set by the link routes in
-`app.routes.links`); the JSON API takes the token as `Authorization: Bearer <token>`.
+`app.routes.links`); the JSON API takes the token as `Authorization: Bearer <token>`. A page
+request refused here (no link for the room, no such room) raises `PageError`, which the app
+answers in the viewer's language (`app.routes.pages.page_error`).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import Annotated
+from urllib.parse import parse_qsl
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -15,9 +20,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from app import services
+from app import queries
+from app.i18n import Language, language, language_of
 from app.realtime import Hub
-from app.roomview import Viewer
+from app.roomview import RoomView, Viewer
+from app.services import seats
+from app.services.errors import RoomNotFound
 from app.settings import Settings
 
 COOKIE_PREFIX = "ip_"
@@ -87,13 +95,13 @@ BaseUrlDep = Annotated[str, Depends(_base_url)]
 
 async def viewer_of(request: Request, token: str) -> Viewer | None:
     """Who holds `token`: from memory when known, else read in a worker thread."""
-    known = services.known_viewer(token)
+    known = seats.known_viewer(token)
     if known is not None:
         return known
 
     def resolve() -> Viewer | None:
         with get_sessionmaker(request)() as session:
-            return services.resolve_token(session, token=token)
+            return seats.resolve_token(session, token=token)
 
     return await run_in_threadpool(resolve)
 
@@ -137,3 +145,115 @@ async def token_seat(viewer: Annotated[Viewer, Depends(token_viewer)]) -> Viewer
 
 TokenViewerDep = Annotated[Viewer, Depends(token_viewer)]
 TokenSeatDep = Annotated[Viewer, Depends(token_seat)]
+
+
+# --- the pages -----------------------------------------------------------------------------
+
+
+class PageError(Exception):
+    """A page request refused before its route runs, in the viewer's language: a whole error
+    page (`title` and `message`), or only the message for a fragment (`title` None)."""
+
+    def __init__(self, status_code: int, message: str, title: str | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.message = message
+        self.title = title
+
+
+async def _lang(request: Request) -> str:
+    return language_of(request)
+
+
+LangDep = Annotated[str, Depends(_lang)]
+
+
+async def _translator(lang: LangDep) -> Language:
+    return language(lang)
+
+
+TranslatorDep = Annotated[Language, Depends(_translator)]
+
+
+async def form_fields(request: Request) -> dict[str, str]:
+    """The fields of a URL-encoded form body (the only kind the pages send). Reading the body is
+    all this does on the event loop; the route that gets the fields runs in a worker thread."""
+    body = (await request.body()).decode("utf-8", "replace")
+    return dict(parse_qsl(body, keep_blank_values=True))
+
+
+FormDep = Annotated[dict[str, str], Depends(form_fields)]
+
+
+async def page_viewer(viewer: CookieViewerDep, t: TranslatorDep) -> Viewer:
+    """The viewer of a page's fragment (panel, move, rematch); 403 without the room's cookie."""
+    if viewer is None:
+        raise PageError(403, t.gettext("This room needs a link."))
+    return viewer
+
+
+PageViewerDep = Annotated[Viewer, Depends(page_viewer)]
+
+
+def _reader(
+    session: Session, viewer: Viewer, base: str, settings: Settings
+) -> Callable[[], RoomView]:
+    return partial(
+        queries.load_room_view,
+        session,
+        viewer=viewer,
+        base_url=base,
+        presence_timeout=settings.presence_timeout,
+    )
+
+
+async def room_reader(
+    session: SessionDep, viewer: PageViewerDep, base: BaseUrlDep, settings: SettingsDep
+) -> Callable[[], RoomView]:
+    """How to read the room as the page's viewer sees it (blocking: call it in a worker thread),
+    for a route that writes first and then shows the room."""
+    return _reader(session, viewer, base, settings)
+
+
+RoomReaderDep = Annotated[Callable[[], RoomView], Depends(room_reader)]
+
+
+def room_view(read: RoomReaderDep) -> RoomView:
+    """The room as the page's viewer sees it now (read in a worker thread)."""
+    return read()
+
+
+RoomViewDep = Annotated[RoomView, Depends(room_view)]
+
+
+async def table_viewer(viewer: CookieViewerDep, t: TranslatorDep) -> Viewer:
+    """The viewer of a whole page of the room (the table, the review); 403 page without a link."""
+    if viewer is None:
+        raise PageError(
+            403,
+            t.gettext("Open the invite, seat or spectator link you were given for this room."),
+            t.gettext("This room needs a link"),
+        )
+    return viewer
+
+
+TableViewerDep = Annotated[Viewer, Depends(table_viewer)]
+
+
+def table_view(
+    session: SessionDep,
+    viewer: TableViewerDep,
+    base: BaseUrlDep,
+    settings: SettingsDep,
+    t: TranslatorDep,
+) -> RoomView:
+    """As `room_view`, for the table page: refusals are whole pages (403 no link, 404 no room)."""
+    try:
+        return _reader(session, viewer, base, settings)()
+    except RoomNotFound:
+        raise PageError(
+            404, t.gettext("This room does not exist."), t.gettext("No such room")
+        ) from None
+
+
+TableViewDep = Annotated[RoomView, Depends(table_view)]

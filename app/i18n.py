@@ -1,7 +1,7 @@
 """Languages: the message catalogues, each viewer's language, and numbers written the local way.
 
 The texts live in gettext catalogues, ``app/locales/<code>/LC_MESSAGES/messages.po``. They are
-compiled in memory when the server starts (`app.views` builds one template environment per
+compiled in memory when the server starts (`app.ui.templates` builds one template environment per
 language at import): there are no ``.mo`` files and no extra command, and a changed ``.po`` file
 takes effect on the next start.
 

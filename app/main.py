@@ -21,15 +21,17 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
-from app import services
-from app.boards import BoardPainter
 from app.computer import ComputerHub, ComputerPlayer
 from app.db import engine_for, make_sessionmaker
+from app.deps import PageError
 from app.guards import RequestGuard
 from app.realtime import run_periodically
 from app.routes import api, health, links, pages, review, ws
+from app.routes.refusals import problem
+from app.services import presence
+from app.services.errors import RoomNotFound
 from app.settings import Settings
-from app.views import render_board
+from app.ui.board import BoardPainter, render_board
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,15 +57,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         def register() -> None:
             with sessions() as session:
-                services.register_process(session, process_id=process_id)
+                presence.register_process(session, process_id=process_id)
 
         beat_interval = settings.presence_timeout / 3
 
         def beat() -> None:
             with sessions() as session:
-                services.heartbeat(session, process_id=process_id)
+                presence.heartbeat(session, process_id=process_id)
                 # A process that died cannot say so: redraw the rooms whose presence it changed.
-                silent = services.rooms_gone_silent(
+                silent = presence.rooms_gone_silent(
                     session, timeout=settings.presence_timeout, window=1.5 * beat_interval
                 )
             for room_id in silent:
@@ -71,7 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         def unregister() -> list[str]:
             with sessions() as session:
-                return services.unregister_process(session, process_id=process_id)
+                return presence.unregister_process(session, process_id=process_id)
 
         await asyncio.to_thread(register)
         tasks = [asyncio.create_task(run_periodically(beat_interval, beat))]
@@ -106,9 +108,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         return JSONResponse({"detail": errors}, status_code=422)
 
-    @app.exception_handler(services.RoomNotFound)
-    async def room_not_found(_request: Request, exc: services.RoomNotFound) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=404)
+    @app.exception_handler(RoomNotFound)
+    async def room_not_found(_request: Request, exc: RoomNotFound) -> JSONResponse:
+        return problem(exc)
+
+    app.add_exception_handler(PageError, pages.page_error)
 
     app.include_router(health.router)
     app.include_router(api.router)

@@ -5,13 +5,13 @@ grew). Each room watched here has one *feed*: a task that, when the room changes
 once, draws the board once per group of alike viewers (same seat or spectator, language and
 address: `BoardGroup`) and hands every socket its group's HTML. So a move costs one read and a
 render per distinct viewer, not a read and a render per socket. The read itself is small: the
-position comes from the position cache (`app.services`), and the room's facts (seats, presence,
+position comes from the position cache (`app.positions`), and the room's facts (seats, presence,
 rematch) are only read again after a change that was not a move.
 
 On SQLite one process serves everything and `Hub.room_changed` is the whole story. On PostgreSQL
-several processes may serve one room: `services` queues a `NOTIFY` inside the transaction
-(PostgreSQL delivers it only after the commit) and every process runs `Hub.listen_postgres`,
-which wakes the local feed of that room.
+several processes may serve one room: a write queues a `NOTIFY` inside its transaction
+(PostgreSQL delivers it only after the commit; the message format is `app.notify`) and every
+process runs `Hub.listen_postgres`, which wakes the local feed of that room.
 
 Each socket holds only the newest board it has not sent yet: a slow client skips the boards it
 had no time for, and one whose sends stay stuck for `SEND_TIMEOUT` is closed (`app.routes.ws`).
@@ -29,8 +29,9 @@ import psycopg
 from sqlalchemy import make_url
 from starlette.websockets import WebSocket
 
+from app import notify
+from app.positions import remember_move
 from app.roomview import RoomFacts, Viewer
-from app.services import NOTIFY_CHANNEL, remember_move
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +157,7 @@ class Hub:
             self.deliver(room_id, None)
 
     def room_changed(self, room_id: str, version: int | None) -> None:
-        """`services.Publisher`: safe to call from any thread, after the commit."""
+        """`notify.Publisher`: safe to call from any thread, after the commit."""
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
@@ -201,7 +202,7 @@ class Hub:
             try:
                 connection = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
                 async with connection:
-                    await connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    await connection.execute(f"LISTEN {notify.CHANNEL}")
                     self.listening.set()
                     self.deliver_all()
                     async for note in connection.notifies():
@@ -214,19 +215,14 @@ class Hub:
             await asyncio.sleep(retry_delay)
 
     def _on_notify(self, payload: str) -> None:
-        """ "R V seat move" (a move), "R V" or "R *" (see `services._notify`)."""
-        room_id, _, rest = payload.partition(" ")
-        version, _, made = rest.partition(" ")
-        if not version.isdigit():
-            self.deliver(room_id, None)
-            return
-        seat, _, move = made.partition(" ")
-        if room_id in self._feeds and seat.isdigit() and move:
+        """A notification from any process (see `app.notify`): follow the move, wake the feed."""
+        note = notify.decode(payload)
+        if note.room_id in self._feeds and note.version is not None and note.move is not None:
             try:
-                remember_move(room_id, int(version), int(seat), move)
+                remember_move(note.room_id, note.version, *note.move)
             except Exception:  # the log is the truth: a read will replay it
-                log.exception("could not follow the move notified for room %s", room_id)
-        self.deliver(room_id, int(version))
+                log.exception("could not follow the move notified for room %s", note.room_id)
+        self.deliver(note.room_id, note.version)
 
 
 async def run_periodically(interval: float, work: Callable[[], object]) -> None:

@@ -17,11 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -31,81 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class AppServer:
-    """`python -m app` in a child process, on a free loopback port, on one database."""
-
-    def __init__(self, database_url: str, *, port: int | None = None, data_dir: str = "") -> None:
-        self.database_url = database_url
-        self.port = port or free_port()
-        self.data_dir = data_dir or tempfile.mkdtemp(prefix="inland-port-")
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 30.0) -> None:
-        env = {
-            **os.environ,
-            "HOST": "127.0.0.1",
-            "PORT": str(self.port),
-            "DATABASE_URL": self.database_url,
-            "DATA_DIR": self.data_dir,
-        }
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "app"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                error = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"server exited with {self.process.returncode}: {error}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1.0).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("server did not become healthy in time")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown code runs at all."""
-        if self.process is not None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait()
-            self._close_pipes()
-            self.process = None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-            self._close_pipes()
-            self.process = None
-
-    def _close_pipes(self) -> None:
-        if self.process is not None and self.process.stderr is not None:
-            self.process.stderr.close()
+from appserver import AppServer
 
 
 @dataclass
@@ -208,7 +130,7 @@ def run(
 ) -> dict[str, Any]:
     """Players start games until `games` are finished and `kills` kills were done."""
     rng = random.Random(seed)
-    server = AppServer(database_url)
+    server = AppServer(Path(tempfile.mkdtemp(prefix="inland-port-")), database_url=database_url)
     server.start()
     enough = threading.Event()
     lock = threading.Lock()

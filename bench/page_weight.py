@@ -31,17 +31,9 @@ from playwright.sync_api import Page, Response, WebSocket, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from chromium import CHROMIUM, CHROMIUM_ARGS
 from load import start_servers, stop_servers
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 TARGET_KB = 150
 
 

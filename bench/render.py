@@ -1,4 +1,4 @@
-"""Board-render micro-benchmark: median milliseconds per `app.views.render_board`.
+"""Board-render micro-benchmark: median milliseconds per `app.ui.board.render_board`.
 
 Plays seeded random games (uniformly random legal moves, sells included) and renders every position
 in order, as a live room does: after each move the player to move (the heaviest board: controls and
@@ -27,51 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games import positions as game_positions
+from games import room_view
+
 import engine
-from app import views
-from app.roomview import LogEntry, RoomView
-
-
-def play(rng: random.Random, moves: int) -> list[tuple[engine.GameState, tuple[LogEntry, ...]]]:
-    """The positions of a game of ``moves`` random legal moves (fewer if it ends first)."""
-    state = engine.new_game()
-    log: list[LogEntry] = []
-    result: list[tuple[engine.GameState, tuple[LogEntry, ...]]] = [(state, ())]
-    for seq in range(moves):
-        if state.to_move is None:
-            break
-        seat = state.to_move
-        move = rng.choice(engine.legal_moves(state))
-        state, events = engine.apply_with_events(state, move)
-        log.append(LogEntry(seq, seat, move.to_json(), [e.to_json() for e in events]))
-        result.append((state, tuple(log)))
-    return result
-
-
-def play_to(rng: random.Random, moves: int) -> tuple[engine.GameState, tuple[LogEntry, ...]]:
-    """The position after ``moves`` random legal moves, with its move log."""
-    return play(rng, moves)[-1]
-
-
-def view_of(
-    room: str, state: engine.GameState, log: tuple[LogEntry, ...], seat: int | None
-) -> RoomView:
-    player = seat is not None
-    return RoomView(
-        room_id=room,
-        version=len(log),
-        state=state,
-        viewer_seat=seat,
-        seats_claimed=(True, True),
-        online=(True, True),
-        spectators=1,
-        log=log,
-        invite_link=None,
-        spectator_link="http://127.0.0.1:8000/w/spectator-token" if player else None,
-        seat_link="http://127.0.0.1:8000/s/seat-token" if player else None,
-        rematch=None,
-    )
-
+from app.roomview import RoomView
+from app.ui.board import render_board
+from app.ui.cache import clear_caches
 
 PHASES = {"mid": range(35, 46), "late": range(75, 86)}
 """Which versions are timed, by phase."""
@@ -92,16 +54,13 @@ def positions(games: int, seed: int) -> list[tuple[str, RoomView]]:
     last = max(max(versions) for versions in PHASES.values())
     result = []
     for game in range(games):
-        for version, (state, log) in enumerate(play(rng, last)):
+        for version, (state, log) in enumerate(game_positions(last, rng.choice)):
             phase = phase_of(version)
             for kind, seat in viewers(state):
                 label = f"{phase}/{kind}" if phase else ""
-                result.append((label, view_of(f"room{game}", state, log, seat)))
+                view = room_view(f"room{game}", state, log, seat, base_url="http://127.0.0.1:8000")
+                result.append((label, view))
     return result
-
-
-def clear_caches() -> None:
-    views.clear_caches()
 
 
 def measure(boards: list[tuple[str, RoomView]], langs: list[str], cold: bool) -> dict[str, object]:
@@ -112,7 +71,7 @@ def measure(boards: list[tuple[str, RoomView]], langs: list[str], cold: bool) ->
             if cold:
                 clear_caches()
             started = time.perf_counter()
-            html = views.render_board(view, lang=lang)
+            html = render_board(view, lang=lang)
             elapsed = 1000 * (time.perf_counter() - started)
             if label:
                 timings.setdefault(label, []).append(elapsed)
@@ -145,7 +104,7 @@ def main() -> int:
     langs = args.langs.split(",")
     for _label, view in boards[:3]:  # templates compiled, catalogues loaded
         for lang in langs:
-            views.render_board(view, lang=lang)
+            render_board(view, lang=lang)
     clear_caches()
     result = measure(boards, langs, args.no_cache)
     if args.json:

@@ -4,11 +4,14 @@ Standard library only; never imports the web application. States are immutable a
 ``apply(state, move)`` returns a new state.
 """
 
-from .catalog import GOODS, Building, Catalog, default_catalog, load_catalog
-from .errors import IllegalMove, MalformedMove
+from .canonical import canonical_json
+from .catalog import GOODS, Building, Catalog, default_catalog
+from .effects import USE_FEE, has_action, use_fee
+from .errors import SENTENCES, IllegalMove, MalformedMove
 from .events import Event
+from .loader import load_catalog
 from .moves import Move, canonical, parse_move
-from .rules import apply, apply_with_events, legal_moves, replay, sector_label
+from .rules import apply, apply_with_events, legal_moves, replay
 from .state import (
     GameState,
     PlayerState,
@@ -20,10 +23,15 @@ from .state import (
     scores,
     summary,
     summary_json,
+    winner,
 )
+from .warehouse import paid_amounts
+from .wheel import sector_label, sector_labels, sector_multipliers
 
 __all__ = [
     "GOODS",
+    "SENTENCES",
+    "USE_FEE",
     "Building",
     "Catalog",
     "Event",
@@ -36,17 +44,24 @@ __all__ = [
     "apply_with_events",
     "building_value",
     "canonical",
+    "canonical_json",
     "default_catalog",
     "from_summary",
+    "has_action",
     "is_finished",
     "legal_moves",
     "load_catalog",
     "new_game",
+    "paid_amounts",
     "parse_move",
     "replay",
     "score_breakdown",
     "scores",
     "sector_label",
+    "sector_labels",
+    "sector_multipliers",
     "summary",
     "summary_json",
+    "use_fee",
+    "winner",
 ]

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from .arena import add_arena_command
-from .catalog import Catalog, default_catalog, load_catalog
+from .catalog import Catalog, default_catalog
+from .loader import load_catalog
 from .record import RecordError, read_record
 from .rules import apply, legal_moves
 from .state import GameState, new_game, scores, summary_json

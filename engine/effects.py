@@ -34,8 +34,22 @@ LOCKED: frozenset[str] = frozenset(
 """Buildings with no usable function: owned, never on the wheel, never used, never force-sold."""
 
 
+USE_FEE = 1
+"""Using a building on the opponent's wheel: "the user first pays its owner 1 franc" (SPEC §6)."""
+
+
 def is_locked(building_id: str) -> bool:
     return building_id in LOCKED
+
+
+def has_action(building_id: str) -> bool:
+    """Whether a building has a function to use; the :data:`LOCKED` ones are only worth points."""
+    return building_id not in LOCKED
+
+
+def use_fee(owner: int, seat: int) -> int:
+    """Francs the player in ``seat`` pays ``owner`` to use their building: 1, or 0 for one's own."""
+    return 0 if owner == seat else USE_FEE
 
 
 @dataclass

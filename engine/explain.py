@@ -1,12 +1,14 @@
-"""Why a build or use is refused, in a player's words ("Hardware Store costs 1 wood and 2 clay; you
-have 0 clay"). Only called once a move has been found illegal."""
+"""Why a build or use is refused, as an :class:`IllegalMove` with a code and params ("cannot_afford",
+{"building": "hardware_store", "cost": {"clay": 2, "wood": 1}, "have": {"clay": 0}}). Only called
+once a move has been found illegal; the sentences are in :mod:`engine.errors`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .catalog import FOOD
-from .effects import LOCKED, STEP_COUNT, use_moves
+from .effects import LOCKED, STEP_COUNT, use_fee, use_moves
+from .errors import IllegalMove
 from .moves import Move
 from .warehouse import minimal_payments, paid_amounts
 
@@ -14,56 +16,49 @@ if TYPE_CHECKING:
     from .state import GameState
 
 
-def name(state: GameState, building_id: str) -> str:
-    return state.catalog.building(building_id).name
+def refusal(state: GameState, code: str, **params: Any) -> IllegalMove:
+    """An :class:`IllegalMove` whose sentence names buildings as ``state``'s catalog does."""
+    return IllegalMove(code, params, catalog=state.catalog)
 
 
-def _cost_text(state: GameState, building_id: str) -> str:
-    building = state.catalog.building(building_id)
-    if building.cost_kind == "francs":
-        return _plural(building.cost_of("francs"), "franc")
-    if building.cost_kind == "food":
-        return f"{building.cost_of('food')} food (fish and grain)"
-    return " and ".join(f"{amount} {good}" for good, amount in sorted(building.cost, reverse=True))
+def _cost(state: GameState, building_id: str) -> dict[str, int]:
+    return dict(state.catalog.building(building_id).cost)
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" + ("" if count == 1 else "s")
-
-
-def explain_build(state: GameState, seat: int, move: Move) -> str:
+def refuse_build(state: GameState, seat: int, move: Move) -> IllegalMove:
     building_id = move.building
     assert building_id is not None and move.payment is not None
-    title = name(state, building_id)
     owner = state.owner(building_id)
     if owner == seat:
-        return f"you already own {title}"
+        return refusal(state, "already_owned", building=building_id)
     if owner is not None:
-        return f"{title} belongs to your opponent"
+        return refusal(state, "owned_by_opponent", building=building_id)
     building = state.catalog.building(building_id)
     if building_id not in state.supply:
-        return f"{title} comes into play in round {building.letter}"
+        return refusal(state, "not_in_supply", building=building_id, round=building.letter)
     player = state.players[seat]
     warehouse = state.catalog.warehouse
-    cost = _cost_text(state, building_id)
+    cost = _cost(state, building_id)
     if building.cost_kind == "francs":
         if player.francs < building.cost_of("francs"):
-            return f"{title} costs {cost}; you have {player.francs}"
-        return f"{title} is paid in francs: its payment must be empty ({{}})"
-    have = {g: warehouse.amount(c) for g, c in player.goods.items()}
+            have = {"francs": player.francs}
+            return refusal(state, "cannot_afford", building=building_id, cost=cost, have=have)
+        return refusal(state, "francs_payment_not_empty", building=building_id)
+    amounts = {g: warehouse.amount(c) for g, c in player.goods.items()}
     if building.cost_kind == "food":
-        food = sum(have[g] for g in FOOD)
+        food = sum(amounts[g] for g in FOOD)
         if food < building.cost_of("food"):
-            return f"{title} costs {cost}; you have {food} food"
+            have = {"food": food}
+            return refusal(state, "cannot_afford", building=building_id, cost=cost, have=have)
     else:
-        short = [g for g, amount in building.cost if have[g] < amount]
+        short = {g: amounts[g] for g, amount in building.cost if amounts[g] < amount}
         if short:
-            lacking = " and ".join(f"{have[g]} {g}" for g in short)
-            return f"{title} costs {cost}; you have {lacking}"
-    return f"that payment cannot pay for {title} ({cost}): {payment_problem(state, seat, move)}"
+            return refusal(state, "cannot_afford", building=building_id, cost=cost, have=short)
+    code, params = payment_problem(state, seat, move)
+    return refusal(state, code, building=building_id, cost=cost, **params)
 
 
-def payment_problem(state: GameState, seat: int, move: Move) -> str:
+def payment_problem(state: GameState, seat: int, move: Move) -> tuple[str, dict[str, Any]]:
     """What is wrong with a build's payment (the building being affordable in some other way)."""
     assert move.building is not None and move.payment is not None
     warehouse = state.catalog.warehouse
@@ -72,91 +67,98 @@ def payment_problem(state: GameState, seat: int, move: Move) -> str:
     for good, down, left in move.payment:
         row, col = cells[good]
         if not warehouse.exists(row - down, col - left):
-            return f"it would move your {good} counter off the warehouse board"
+            return "payment_off_board", {"good": good}
     paid = paid_amounts(warehouse, move.payment)
     if building.cost_kind == "food":
         wrong = [g for g in paid if g not in FOOD]
         if wrong:
-            return f"food is paid with fish and grain, not {wrong[0]}"
+            return "payment_not_food", {"good": wrong[0]}
         if sum(paid.values()) < building.cost_of("food"):
-            return f"it pays {sum(paid.values())} food, not {building.cost_of('food')}"
+            needed = building.cost_of("food")
+            return "payment_too_little_food", {"paid": sum(paid.values()), "needed": needed}
     else:
         for good, amount in building.cost:
             if paid.get(good, 0) < amount:
-                return f"it pays {paid.get(good, 0)} {good}, not {amount}"
+                return "payment_too_little", {
+                    "good": good,
+                    "paid": paid.get(good, 0),
+                    "needed": amount,
+                }
     if move.payment not in minimal_payments(warehouse, building.cost):
-        return "no change is given: a step can be left out and it still pays"
-    return "it is not one of the valid payments"
+        return "payment_gives_change", {}
+    return "payment_invalid", {}
 
 
-def explain_use(state: GameState, seat: int, move: Move) -> str:
+def refuse_use(state: GameState, seat: int, move: Move) -> IllegalMove:
     building_id = move.building
     assert building_id is not None
-    title = name(state, building_id)
     catalog = state.catalog
     owner = state.owner(building_id)
     if owner is None:
-        return f"{title} has not been built"
+        return refusal(state, "not_built", building=building_id)
     if building_id in LOCKED:
-        return f"{title} has no function to use"
+        return refusal(state, "no_action", building=building_id)
     age = state.players[owner].age(building_id)
     assert age is not None
     if catalog.multiplier_by_age[age] == 0:
-        return f"{title} is in sector 0 and cannot be used until it has moved on"
+        return refusal(state, "sector_zero", building=building_id)
     player = state.players[seat]
-    if owner != seat and player.francs < 1:
-        return f"using your opponent's {title} costs 1 franc; you have none"
+    fee = use_fee(owner, seat)
+    if player.francs < fee:
+        return refusal(state, "cannot_pay_fee", building=building_id, fee=fee)
     n = catalog.multiplier_by_age[age]
-    fee = 0 if owner == seat else 1
     francs = player.francs - fee + catalog.bonus_francs_by_age[age]
     detail = _choice_problem(building_id, n, move, francs)
     legal = use_moves(building_id, n, catalog.warehouse, player.cells, francs)
-    if detail is None and len(legal) == 1:
-        detail = "it takes no choices"
-    return f"that is not a possible use of {title} with N = {n}" + (f": {detail}" if detail else "")
+    if detail is None:
+        detail = ("use_takes_no_choices" if len(legal) == 1 else "use_impossible", {})
+    code, params = detail
+    return refusal(state, code, building=building_id, n=n, **params)
 
 
-def _choice_problem(building_id: str, n: int, move: Move, francs: int) -> str | None:
+def _choice_problem(
+    building_id: str, n: int, move: Move, francs: int
+) -> tuple[str, dict[str, Any]] | None:
     if building_id == "hardware_store" and move.good not in ("wood", "clay"):
-        return "choose wood or clay"
+        return "use_choose_wood_or_clay", {}
     if building_id in STEP_COUNT:
         total = STEP_COUNT[building_id](n)
         steps = dict(move.steps or ())
         if any(count == 0 for count in steps.values()):
-            return "leave out goods with no steps"
+            return "use_zero_steps", {}
         if sum(steps.values()) != total:
-            return f"spread exactly {total} steps, not {sum(steps.values())}"
+            return "use_wrong_step_count", {"steps": total, "given": sum(steps.values())}
     if building_id in ("masons_guild", "guild_hall"):
         goods = move.goods or ()
         if len(set(goods)) != len(goods):
-            return "each good can move only once"
+            return "use_repeated_good", {}
         if len(goods) != n:
-            return f"choose exactly {n} different goods"
+            return "use_wrong_goods_count", {}
     if building_id == "business_office":
         goods = move.goods or ()
         if len(set(goods)) != len(goods):
-            return "each good can move only once"
+            return "use_repeated_good", {}
         if len(goods) > n:
-            return f"choose at most {n} different goods"
-        return "every chosen good must be able to move down-left"
+            return "use_too_many_goods", {}
+        return "use_good_cannot_move", {}
     if building_id == "fish_market":
         times = move.times or 0
         if times > n:
-            return f"at most {n} times"
+            return "use_too_many_times", {}
         if times > francs:
-            return f"each time costs 1 franc and you would have {francs}"
+            return "use_too_few_francs", {"francs": francs}
     if building_id == "weekly_market":
         if move.good not in (None, *FOOD):
-            return "choose fish or grain"
+            return "use_choose_fish_or_grain", {}
         if (move.times or 0) > n:
-            return f"at most {n} times"
-        return f"your {move.good} counter cannot move down that many times"
+            return "use_too_many_times", {}
+        return "use_cannot_move_down", {"good": move.good}
     if building_id in ("restaurant", "wood_trader"):
         payments = move.payments or ()
         if len(payments) > n:
-            return f"at most {n} times"
+            return "use_too_many_times", {}
         if building_id == "wood_trader" and len(payments) > francs:
-            return f"each time costs 1 franc and you would have {francs}"
+            return "use_too_few_francs", {"francs": francs}
         cover = 1 if building_id == "restaurant" else 2
-        return f"each payment must be a valid food payment of {cover} that your warehouse can make"
+        return "use_invalid_food_payment", {"cover": cover}
     return None

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from .canonical import canonical_json
 from .catalog import GOODS, Catalog, default_catalog
 from .errors import MalformedMove
 from .warehouse import Payment, payment_json
@@ -54,8 +55,7 @@ class Move:
 
     def __post_init__(self) -> None:
         if not self.canonical:
-            text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-            object.__setattr__(self, "canonical", text)
+            object.__setattr__(self, "canonical", canonical_json(self.to_json()))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
@@ -99,7 +99,7 @@ def canonical(move: Move | Mapping[str, Any] | str) -> str:
 
 
 def payment_sort_key(payment: Payment) -> str:
-    return json.dumps(payment_json(payment), sort_keys=True, separators=(",", ":"))
+    return canonical_json(payment_json(payment))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -129,24 +129,22 @@ def parse_move(obj: Move | Mapping[str, Any] | str, catalog: Catalog | None = No
         try:
             obj = json.loads(obj)
         except json.JSONDecodeError as err:
-            raise MalformedMove(f"not a move: the text is not valid JSON ({err.msg})") from err
+            raise MalformedMove("not_json", {"reason": err.msg}) from err
     if not isinstance(obj, Mapping):
-        raise MalformedMove("not a move: a move must be a JSON object")
+        raise MalformedMove("not_an_object")
     catalog = catalog or default_catalog()
     move_type = obj.get("type")
     if not isinstance(move_type, str) or move_type not in MOVE_TYPES:
-        raise MalformedMove(
-            f"unknown move type {move_type!r}: a move is a build, a use, a sell or a pass"
-        )
+        raise MalformedMove("unknown_move_type", {"given": _given(move_type)})
     if move_type == "pass":
         _check_fields(obj, {"type"}, set())
         return make_move("pass")
 
     building = obj.get("building")
     if not isinstance(building, str):
-        raise MalformedMove(f"a {move_type} move needs a building id")
+        raise MalformedMove("missing_building", {"type": move_type})
     if building not in catalog.by_id:
-        raise MalformedMove(f"unknown building {building!r}")
+        raise MalformedMove("unknown_building", {"building": building})
 
     if move_type == "sell":
         _check_fields(obj, {"type", "building"}, set())
@@ -177,35 +175,44 @@ def _check_fields(obj: Mapping[str, Any], required: set[str], optional: set[str]
     keys = set(obj)
     missing = required - keys
     if missing:
-        raise MalformedMove(f"the move is missing the field {sorted(missing)[0]!r}")
+        raise MalformedMove("missing_field", {"field": sorted(missing)[0]})
     unknown = keys - required - optional
     if unknown:
-        raise MalformedMove(f"the move has an unknown field {sorted(unknown)[0]!r}")
+        raise MalformedMove("unknown_field", {"field": sorted(unknown)[0]})
+
+
+def _given(value: Any) -> Any:
+    """A value found in the input, for an error's params: itself when JSON can hold it, else its repr."""
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+    return value
 
 
 def _count(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedMove(f"{what} must be a whole number, not {value!r}")
+        raise MalformedMove("not_a_whole_number", {"field": what, "given": _given(value)})
     if value < 0:
-        raise MalformedMove(f"{what} cannot be negative")
+        raise MalformedMove("negative_number", {"field": what})
     return value
 
 
 def _good(value: Any, what: str) -> str:
     if not isinstance(value, str) or value not in GOODS:
-        raise MalformedMove(f"{what} must be one of fish, wood, clay, grain, not {value!r}")
+        raise MalformedMove("unknown_good", {"field": what, "given": _given(value)})
     return value
 
 
 def _goods(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise MalformedMove("goods must be a list of goods")
+        raise MalformedMove("goods_not_a_list")
     return tuple(sorted(_good(v, "each of goods") for v in value))
 
 
 def _steps(value: Any) -> Steps:
     if not isinstance(value, Mapping):
-        raise MalformedMove("steps must be an object of good: count")
+        raise MalformedMove("steps_not_an_object")
     return tuple(
         sorted((_good(k, "a steps key"), _count(v, f"steps of {k}")) for k, v in value.items())
     )
@@ -213,15 +220,18 @@ def _steps(value: Any) -> Steps:
 
 def _payment(value: Any, what: str) -> Payment:
     if not isinstance(value, Mapping):
-        raise MalformedMove(f'{what} must be an object such as {{"clay": {{"left": 2}}}}')
+        raise MalformedMove("payment_not_an_object", {"field": what})
     entries = []
     for good, displacement in value.items():
         _good(good, f"a {what} key")
         if not isinstance(displacement, Mapping):
-            raise MalformedMove(f"{what} of {good} must be an object with down and/or left")
+            raise MalformedMove("displacement_not_an_object", {"field": what, "good": good})
         unknown = set(displacement) - {"down", "left"}
         if unknown:
-            raise MalformedMove(f"{what} of {good} has an unknown field {sorted(unknown)[0]!r}")
+            raise MalformedMove(
+                "unknown_displacement_field",
+                {"field": what, "good": good, "name": sorted(unknown)[0]},
+            )
         down = _count(displacement.get("down", 0), f"down of {good}")
         left = _count(displacement.get("left", 0), f"left of {good}")
         if down or left:
@@ -231,6 +241,6 @@ def _payment(value: Any, what: str) -> Payment:
 
 def _payments(value: Any) -> tuple[Payment, ...]:
     if not isinstance(value, list):
-        raise MalformedMove("payments must be a list of payments")
+        raise MalformedMove("payments_not_a_list")
     payments = [_payment(v, "each payment") for v in value]
     return tuple(sorted(payments, key=payment_sort_key))

@@ -38,11 +38,24 @@ MAX_MOVES = 1000
 DEFAULT_SEATS = ("Player 1", "Player 2")
 
 
+CODES: tuple[str, ...] = (
+    "too_large",
+    "syntax",
+    "shape",
+    "catalog",
+    "malformed_move",
+    "illegal_move",
+    "result",
+)
+"""The codes of `RecordError`, each the same for both formats."""
+
+
 class RecordError(ValueError):
     """A record that cannot be read: ``code`` says what kind, ``line`` where (1-based; 0 = none).
 
-    Codes: ``too_large``, ``syntax`` (not JSON / not notation), ``shape`` (a field missing or of the
-    wrong kind), ``catalog`` (another catalog), ``malformed_move``, ``illegal_move``, ``result``.
+    Codes (:data:`CODES`): ``too_large``, ``syntax`` (not JSON / not notation), ``shape`` (a field
+    missing or of the wrong kind), ``catalog`` (another catalog), ``malformed_move``,
+    ``illegal_move``, ``result`` (the result does not match the moves).
     """
 
     def __init__(self, code: str, line: int, detail: str) -> None:

@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import Catalog, default_catalog
-from .effects import EFFECTS, LOCKED, Use, use_moves
+from .effects import EFFECTS, LOCKED, Use, use_fee, use_moves
 from .errors import IllegalMove
 from .events import Event
-from .explain import explain_build, explain_use, name
+from .explain import refusal, refuse_build, refuse_use
 from .moves import Move, make_move, parse_move
-from .state import GameState, PlayerState, building_value, new_game, scores
+from .state import GameState, PlayerState, building_value, new_game, scores, winner
 from .warehouse import can_pay, minimal_payments, paid_amounts, pay
+from .wheel import sector_label
 
 PASS = make_move("pass")
 
@@ -74,7 +75,7 @@ def _use_moves_of(
     catalog = state.catalog
     if age is None or catalog.multiplier_by_age[age] == 0:
         return ()
-    fee = 0 if owner == seat else 1
+    fee = use_fee(owner, seat)
     player = state.players[seat]
     if player.francs < fee:
         return ()
@@ -94,7 +95,7 @@ def apply_with_events(
     """The position after ``move`` and what happened, for the game log."""
     move = parse_move(move, state.catalog)
     if state.finished:
-        raise IllegalMove("the game is over: no more moves can be made")
+        raise IllegalMove("game_over")
     seat = state.turn % 2
     if move.type == "sell":
         return _sell(state, seat, move)
@@ -140,7 +141,7 @@ def _sell(state: GameState, seat: int, move: Move) -> tuple[GameState, tuple[Eve
     assert move.building is not None
     player = state.players[seat]
     if not player.owns(move.building):
-        raise IllegalMove(f"you cannot sell {name(state, move.building)}: you do not own it")
+        raise refusal(state, "sell_not_owned", building=move.building)
     francs = building_value(state.catalog, player, move.building) // 2
     work = _Players.of(state)
     work.francs[seat] += francs
@@ -156,7 +157,7 @@ def _build(state: GameState, seat: int, move: Move) -> tuple[GameState, tuple[Ev
     if move not in _build_moves_of(state.catalog, state.players[seat], building_id) or (
         building_id not in state.supply
     ):
-        raise IllegalMove(explain_build(state, seat, move))
+        raise refuse_build(state, seat, move)
     building = state.catalog.building(building_id)
     work = _Players.of(state)
     if building.cost_kind == "francs":
@@ -183,11 +184,11 @@ def _use(state: GameState, seat: int, move: Move) -> tuple[GameState, tuple[Even
     owner = state.owner(building_id)
     age = None if owner is None else state.players[owner].age(building_id)
     if owner is None or move not in _use_moves_of(state, seat, owner, building_id, age):
-        raise IllegalMove(explain_use(state, seat, move))
+        raise refuse_use(state, seat, move)
     assert age is not None
     catalog = state.catalog
     work = _Players.of(state)
-    fee = 0 if owner == seat else 1
+    fee = use_fee(owner, seat)
     work.francs[seat] -= fee
     work.francs[owner] += fee
     bonus = catalog.bonus_francs_by_age[age]
@@ -217,7 +218,7 @@ def _use(state: GameState, seat: int, move: Move) -> tuple[GameState, tuple[Even
 
 def _pass(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ...]]:
     if build_moves(state, seat) or all_use_moves(state, seat):
-        raise IllegalMove("you cannot pass: you can still build or use a building")
+        raise refusal(state, "cannot_pass")
     return GameState(state.catalog, state.turn + 1, state.players), (Event("pass", seat=seat),)
 
 
@@ -245,16 +246,8 @@ def _end_action(state: GameState, events: tuple[Event, ...]) -> tuple[GameState,
                 work.buildings[seat][building_id] = age + 1
     after = work.freeze(state, state.turn)
     if after.finished:
-        final = scores(after)
-        winner = None if final[0] == final[1] else (0 if final[0] > final[1] else 1)
-        extra.append(Event("game_over", scores=list(final), winner=winner))
+        extra.append(Event("game_over", scores=list(scores(after)), winner=winner(after)))
     return after, events + tuple(extra)
-
-
-def sector_label(catalog: Catalog, age: int) -> str:
-    """The wheel sector of an age: "0", "2", "3", "4", "4+" (a bonus franc adds the "+")."""
-    label = str(catalog.multiplier_by_age[age])
-    return label + "+" if catalog.bonus_francs_by_age[age] else label
 
 
 def replay(

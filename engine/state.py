@@ -9,12 +9,12 @@ the round, whose turn it is, the actions left, the supply — follows from those
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .canonical import canonical_json
 from .catalog import GOODS, Catalog, Cell, ComputedValue, default_catalog
 from .effects import is_locked
 
@@ -126,6 +126,14 @@ def scores(state: GameState) -> tuple[int, int]:
     return (player_score(state.catalog, first), player_score(state.catalog, second))
 
 
+def winner(state: GameState) -> int | None:
+    """The seat with the higher score, ``None`` for a draw: the winner once the game is finished."""
+    first, second = scores(state)
+    if first == second:
+        return None
+    return 0 if first > second else 1
+
+
 def score_breakdown(state: GameState, seat: int) -> dict[str, Any]:
     player = state.players[seat]
     buildings = {b: building_value(state.catalog, player, b) for b, _ in player.buildings}
@@ -163,7 +171,7 @@ def summary(state: GameState) -> dict[str, Any]:
 
 def summary_json(state: GameState) -> str:
     """The summary in canonical form: sorted keys, no spaces."""
-    return json.dumps(summary(state), sort_keys=True, separators=(",", ":"))
+    return canonical_json(summary(state))
 
 
 def from_summary(data: Mapping[str, Any], catalog: Catalog | None = None) -> GameState:

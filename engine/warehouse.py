@@ -14,6 +14,7 @@ set that is componentwise smaller or equal also covers the cost ("there is no ch
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from itertools import product
 
@@ -65,8 +66,19 @@ def payment_json(payment: Payment) -> dict[str, dict[str, int]]:
     return result
 
 
-def paid_amounts(warehouse: Warehouse, payment: Payment) -> dict[str, int]:
-    """How many goods of each kind a payment pays."""
+def paid_amounts(
+    warehouse: Warehouse, payment: Payment | Mapping[str, Mapping[str, int]]
+) -> dict[str, int]:
+    """How many goods of each kind a payment pays: ``row_value*down + column_value*left`` per good.
+
+    ``payment`` is canonical (``(good, down, left)`` entries) or in its JSON notation
+    (``{"clay": {"left": 2}}``).
+    """
+    if isinstance(payment, Mapping):
+        payment = tuple(
+            (good, int(step.get("down", 0)), int(step.get("left", 0)))
+            for good, step in payment.items()
+        )
     return {
         good: warehouse.row_value * down + warehouse.column_value * left
         for good, down, left in payment

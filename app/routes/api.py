@@ -1,6 +1,7 @@
 """The JSON API: a stable contract for bots, tools and the load test (documented at /docs).
 
-Tokens are the secrets inside the room links, sent as `Authorization: Bearer <token>`.
+Tokens are the secrets inside the room links, sent as `Authorization: Bearer <token>`. A refused
+request is answered with the status `app.routes.refusals` gives it and `{"detail": reason}`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
-from app import services
+from app import queries
 from app.deps import (
     BaseUrlDep,
     HubDep,
@@ -19,6 +20,16 @@ from app.deps import (
     SettingsDep,
     TokenSeatDep,
     TokenViewerDep,
+)
+from app.routes.refusals import problem
+from app.services import moves, rematch, rooms, seats
+from app.services.errors import (
+    InvalidLink,
+    MoveRefused,
+    NotYourTurn,
+    RematchRefused,
+    SeatTaken,
+    StaleVersion,
 )
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -85,7 +96,7 @@ class MoveIn(Strict):
     version: StrictInt = Field(ge=0, description="the version of the board the move was chosen on")
     client_move_id: str = Field(
         min_length=1,
-        max_length=services.MAX_CLIENT_MOVE_ID,
+        max_length=moves.MAX_CLIENT_MOVE_ID,
         description="the client's id for this move: a retry with the same id applies it once",
     )
 
@@ -131,7 +142,7 @@ def create_room(
 ) -> RoomCreatedOut:
     """Open a private room. The host gets a seat token, the spectator link and, unless the
     computer takes the other seat, the invite link."""
-    created = services.create_room(
+    created = rooms.create_room(
         session, host_seat=body.host_seat, base_url=base, computer=body.computer, publisher=hub
     )
     return RoomCreatedOut(
@@ -155,13 +166,13 @@ def claim_invite(
 ) -> SeatOut | JSONResponse:
     """Claim the other seat with an invite token (once; a second claim gets 409)."""
     try:
-        claimed = services.claim_invite(
+        claimed = seats.claim_invite(
             session, invite_token=invite_token, base_url=base, publisher=hub
         )
-    except services.InvalidLink as exc:
-        return JSONResponse({"detail": str(exc)}, status_code=404)
-    except services.SeatTaken as exc:
-        return JSONResponse({"detail": str(exc), "room": exc.room_id}, status_code=409)
+    except SeatTaken as refused:
+        return problem(refused, room=refused.room_id)
+    except InvalidLink as refused:
+        return problem(refused)
     return SeatOut(
         room=claimed.room_id, seat=claimed.seat, token=claimed.token, seat_link=claimed.seat_link
     )
@@ -172,7 +183,7 @@ def get_room(
     room_id: RoomId, viewer: TokenViewerDep, session: SessionDep, settings: SettingsDep
 ) -> RoomOut:
     """The room's version, rules summary, who is online, and the result once finished."""
-    room = services.room_summary(
+    room = queries.room_summary(
         session, room_id=room_id, presence_timeout=settings.presence_timeout
     )
     return RoomOut(
@@ -189,7 +200,7 @@ def get_room(
 def get_legal_moves(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep) -> LegalOut:
     """Every legal move of this seat, canonical and sorted ([] when it is not its turn)."""
     assert viewer.seat is not None
-    version, moves = services.legal_moves_for(session, room_id=room_id, seat=viewer.seat)
+    version, moves = queries.legal_moves_for(session, room_id=room_id, seat=viewer.seat)
     return LegalOut(version=version, moves=moves)
 
 
@@ -212,7 +223,7 @@ def post_move(
 ) -> MoveOut | JSONResponse:
     """Make a move on the board at `version`. Retrying with the same `client_move_id` is safe."""
     try:
-        result = services.submit_move(
+        result = moves.submit_move(
             session,
             room_id=room_id,
             seat=viewer.seat,
@@ -221,18 +232,13 @@ def post_move(
             client_move_id=body.client_move_id,
             publisher=hub,
         )
-    except services.StaleVersion as exc:
-        room = services.room_summary(
+    except StaleVersion as refused:
+        room = queries.room_summary(
             session, room_id=room_id, presence_timeout=settings.presence_timeout
         )
-        return JSONResponse(
-            {"detail": str(exc), "version": room.version, "summary": room.summary},
-            status_code=409,
-        )
-    except services.NotYourTurn as exc:
-        return JSONResponse({"detail": str(exc)}, status_code=403)
-    except services.MoveRefused as exc:
-        return JSONResponse({"detail": str(exc)}, status_code=422)
+        return problem(refused, version=room.version, summary=room.summary)
+    except (NotYourTurn, MoveRefused) as refused:
+        return problem(refused)
     # The summary is the engine's own JSON: sent as it is, without a second validation pass.
     return JSONResponse({"version": result.version, "summary": result.summary})
 
@@ -240,7 +246,7 @@ def post_move(
 @router.get("/rooms/{room_id}/moves", response_model=LogOut, responses={403: {"model": Problem}})
 def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> LogOut:
     """The move log, oldest first; `{"moves": [m["move"] ...]}` is a replay file for the engine."""
-    return LogOut(moves=[LogMove(**m) for m in services.move_log(session, room_id=room_id)])
+    return LogOut(moves=[LogMove(**m) for m in queries.move_log(session, room_id=room_id)])
 
 
 @router.post(
@@ -253,7 +259,7 @@ def post_rematch(
 ) -> RematchOut | JSONResponse:
     """Ask for (or accept) a rematch with the seats swapped; both players must ask."""
     try:
-        info = services.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
-    except services.RematchRefused as exc:
-        return JSONResponse({"detail": str(exc)}, status_code=409)
+        info = rematch.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
+    except RematchRefused as refused:
+        return problem(refused)
     return RematchOut(offered_by=info.offered_by, room=info.room_id, seat_link=info.seat_link)

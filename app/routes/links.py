@@ -14,16 +14,18 @@ from html import escape
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app import services
 from app.deps import COOKIE_MAX_AGE, BaseUrlDep, HubDep, SessionDep, cookie_name
 from app.i18n import language_of
-from app.views import templates_for
+from app.services import seats
+from app.services.errors import SeatTaken
+from app.ui.templates import templates_for
 
 router = APIRouter(include_in_schema=False)
 
 
-def _remember(request: Request, room_id: str, token: str) -> Response:
-    response = RedirectResponse(f"/rooms/{room_id}", status_code=303)
+def remember(request: Request, room_id: str, token: str, page: str = "") -> Response:
+    """Keep `token` in the room's cookie and go to the room's table (or its `page`, "/review")."""
+    response = RedirectResponse(f"/rooms/{room_id}{page}", status_code=303)
     response.set_cookie(
         cookie_name(room_id),
         token,
@@ -47,19 +49,19 @@ def _invalid(message: str = "This link is not valid.") -> HTMLResponse:
 @router.get("/s/{token}")
 def open_seat_link(token: str, request: Request, session: SessionDep) -> Response:
     """A player's personal seat link: sit down again from any browser."""
-    viewer = services.resolve_token(session, token=token)
+    viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != "seat":
         return _invalid()
-    return _remember(request, viewer.room_id, token)
+    return remember(request, viewer.room_id, token)
 
 
 @router.get("/w/{token}")
 def open_spectator_link(token: str, request: Request, session: SessionDep) -> Response:
     """A spectator link: watch the game, read-only."""
-    viewer = services.resolve_token(session, token=token)
+    viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != "spectator":
         return _invalid()
-    return _remember(request, viewer.room_id, token)
+    return remember(request, viewer.room_id, token)
 
 
 def _seated(request: Request, session: SessionDep, room_id: str) -> bool:
@@ -67,21 +69,21 @@ def _seated(request: Request, session: SessionDep, room_id: str) -> bool:
     held = request.cookies.get(cookie_name(room_id))
     if not held:
         return False
-    current = services.resolve_token(session, token=held)
+    current = seats.resolve_token(session, token=held)
     return current is not None and current.room_id == room_id and current.kind == "seat"
 
 
 @router.get("/i/{token}")
 def open_invite_link(token: str, request: Request, session: SessionDep) -> Response:
     """An invite: a page with the button that takes the free seat; once taken, later ones watch."""
-    viewer = services.resolve_token(session, token=token)
+    viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != "invite":
         return _invalid()
     if _seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     if viewer.seat_taken:
-        return _remember(request, viewer.room_id, token)
-    seat = services.invite_seat(session, invite_token=token)
+        return remember(request, viewer.room_id, token)
+    seat = seats.invite_seat(session, invite_token=token)
     return templates_for(language_of(request)).TemplateResponse(
         request, "join.html", {"token": token, "seat": seat}
     )
@@ -92,13 +94,13 @@ def accept_invite(
     token: str, request: Request, session: SessionDep, base: BaseUrlDep, hub: HubDep
 ) -> Response:
     """Take the seat an invite offers; the first browser to do so plays, later ones watch."""
-    viewer = services.resolve_token(session, token=token)
+    viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != "invite":
         return _invalid()
     if _seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     try:
-        claimed = services.claim_invite(session, invite_token=token, base_url=base, publisher=hub)
-    except services.SeatTaken:
-        return _remember(request, viewer.room_id, token)
-    return _remember(request, claimed.room_id, claimed.token)
+        claimed = seats.claim_invite(session, invite_token=token, base_url=base, publisher=hub)
+    except SeatTaken:
+        return remember(request, viewer.room_id, token)
+    return remember(request, claimed.room_id, claimed.token)

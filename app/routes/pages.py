@@ -1,32 +1,49 @@
 """The browser pages: home, the rules, the room's table, the action panel, moves posted from a
 form, and the language switcher.
 
-The table page draws the board the sockets keep fresh (`app.views.render_board`); the panel
+The table page draws the board the sockets keep fresh (`app.ui.board.render_board`); the panel
 and the move form are htmx requests answered with HTML fragments. A move is one canonical
 move copied from the engine's list into the form; the server checks it again and a refusal
 comes back as the panel's message, with the current board, and changes nothing.
 
 Every page speaks the viewer's language (`app.i18n.language_of`: the ``lang`` cookie, else the
-browser's Accept-Language); ``POST /language`` sets the cookie and goes back to the page.
+browser's Accept-Language); ``POST /language`` sets the cookie and goes back to the page. The
+routes are plain functions, run in worker threads: the preamble (language, form fields, the
+viewer, the room's view) comes from `app.deps`, and a refusal's status from
+`app.routes.refusals`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import parse_qsl
-
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
-from sqlalchemy.orm import Session
 
-from app import services
-from app.deps import BaseUrlDep, CookieViewerDep, SessionDep, SettingsDep
-from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language, language_of
-from app.panel import build_panel
-from app.present import GOODS, words_for
+from app.deps import (
+    BaseUrlDep,
+    FormDep,
+    HubDep,
+    LangDep,
+    PageError,
+    PageViewerDep,
+    RoomReaderDep,
+    RoomViewDep,
+    SessionDep,
+    TableViewDep,
+    TranslatorDep,
+)
+from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, Language, language_of
 from app.roomview import RoomView, Viewer
-from app.views import WEDGES, board_context, render_board, start_counters, templates_for
+from app.routes.refusals import panel_status_of
+from app.services import moves, rematch, rooms
+from app.services.errors import MoveRefused, NotYourTurn, ServiceError, StaleVersion
+from app.ui.board import board_context, render_board
+from app.ui.log import describe_events
+from app.ui.panel import build_panel
+from app.ui.templates import templates_for
+from app.ui.warehouse import start_counters
+from app.ui.wheel import WEDGES
+from app.ui.words import GOODS, words_for
 from engine import default_catalog
 
 router = APIRouter(include_in_schema=False)
@@ -41,10 +58,12 @@ OPPONENTS: dict[str, str | None] = {
 """The home form's opponent: a friend (empty) or the computer at one of its strengths."""
 
 
-async def _form(request: Request) -> dict[str, str]:
-    """The fields of a URL-encoded form body (the only kind these pages send)."""
-    body = (await request.body()).decode("utf-8", "replace")
-    return dict(parse_qsl(body, keep_blank_values=True))
+def page_error(request: Request, error: Exception) -> HTMLResponse:
+    """The app's answer to a `PageError`: the error page, or only its message for a fragment."""
+    assert isinstance(error, PageError)
+    if error.title is None:
+        return HTMLResponse(error.message, status_code=error.status_code)
+    return _page_error(request, error.status_code, error.title, error.message)
 
 
 def _page_error(request: Request, status: int, title: str, message: str) -> HTMLResponse:
@@ -62,26 +81,16 @@ def _local_path(target: str) -> str:
     return target
 
 
-def _view(session: Session, viewer: Viewer, base: str, settings: Any) -> RoomView:
-    return services.load_room_view(
-        session, viewer=viewer, base_url=base, presence_timeout=settings.presence_timeout
-    )
-
-
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request) -> HTMLResponse:
-    return templates_for(language_of(request)).TemplateResponse(
-        request, "home.html", {"error": None}
-    )
+def home(request: Request, lang: LangDep) -> HTMLResponse:
+    return templates_for(lang).TemplateResponse(request, "home.html", {"error": None})
 
 
 @router.post("/language")
-async def choose_language(request: Request) -> Response:
+def choose_language(request: Request, form: FormDep, t: TranslatorDep) -> Response:
     """The language switcher: remember the choice in a cookie and go back to the page."""
-    form = await _form(request)
     choice = form.get("lang", "")
     if choice not in LANGUAGES:
-        t = language(language_of(request))
         return _page_error(
             request,
             422,
@@ -101,9 +110,8 @@ async def choose_language(request: Request) -> Response:
 
 
 @router.get("/rules", response_class=HTMLResponse)
-def rules(request: Request) -> HTMLResponse:
+def rules(request: Request, lang: LangDep) -> HTMLResponse:
     """The rules in short, in the viewer's language, drawn with the table's own pictures."""
-    lang = language_of(request)
     words = words_for(lang)
     catalog = default_catalog()
     goods = start_counters(words)
@@ -124,16 +132,22 @@ def rules(request: Request) -> HTMLResponse:
 
 
 @router.post("/rooms")
-async def create_room(request: Request, session: SessionDep, base: BaseUrlDep) -> Response:
+def create_room(
+    request: Request,
+    form: FormDep,
+    session: SessionDep,
+    base: BaseUrlDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> Response:
     """Open a room with the host in the chosen seat, then sit the host down by their seat link.
 
     The opponent is a friend (invited by link) or the computer at the chosen strength.
     """
-    form = await _form(request)
     host_seat = HOST_SEATS.get(form.get("host_seat", ""))
     opponent = form.get("computer", "")
     error = None
-    t = language(language_of(request))
     if host_seat is None:
         error = t.gettext("Choose who moves first: you, your friend, or a coin toss.")
     elif opponent not in OPPONENTS:
@@ -141,44 +155,22 @@ async def create_room(request: Request, session: SessionDep, base: BaseUrlDep) -
             "Choose your opponent: a friend, or the computer at one of its strengths."
         )
     if error is not None:
-        return templates_for(language_of(request)).TemplateResponse(
+        return templates_for(lang).TemplateResponse(
             request, "home.html", {"error": error}, status_code=422
         )
-    created = services.create_room(
+    created = rooms.create_room(
         session,
         host_seat=host_seat,  # type: ignore[arg-type]
         base_url=base,
         computer=OPPONENTS[opponent],
-        publisher=request.app.state.hub,
+        publisher=hub,
     )
     return RedirectResponse(f"/s/{created.token}", status_code=303)
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
-def room_page(
-    request: Request,
-    room_id: str,
-    session: SessionDep,
-    viewer: CookieViewerDep,
-    base: BaseUrlDep,
-    settings: SettingsDep,
-) -> HTMLResponse:
+def room_page(request: Request, view: TableViewDep, lang: LangDep) -> HTMLResponse:
     """The table. The browser needs the room's cookie, which one of the room's links sets."""
-    lang = language_of(request)
-    t = language(lang)
-    if viewer is None:
-        return _page_error(
-            request,
-            403,
-            t.gettext("This room needs a link"),
-            t.gettext("Open the invite, seat or spectator link you were given for this room."),
-        )
-    try:
-        view = _view(session, viewer, base, settings)
-    except services.RoomNotFound:
-        return _page_error(
-            request, 404, t.gettext("No such room"), t.gettext("This room does not exist.")
-        )
     return templates_for(lang).TemplateResponse(
         request, "room.html", board_context(view, lang=lang)
     )
@@ -186,25 +178,16 @@ def room_page(
 
 @router.get("/rooms/{room_id}/panel", response_class=HTMLResponse)
 def panel(
-    request: Request,
-    room_id: str,
-    session: SessionDep,
-    viewer: CookieViewerDep,
-    base: BaseUrlDep,
-    settings: SettingsDep,
+    request: Request, room_id: str, view: RoomViewDep, lang: LangDep, t: TranslatorDep
 ) -> HTMLResponse:
     """The action panel for one building; the query holds the building and the picked values."""
-    lang = language_of(request)
-    t = language(lang)
-    if viewer is None:
-        return HTMLResponse(t.gettext("This room needs a link."), status_code=403)
     query = dict(request.query_params)
     building = query.get("building", "")
-    view = _view(session, viewer, base, settings)
     if building not in view.state.catalog.by_id:
         return _message(
             request,
             view,
+            lang,
             title=t.gettext("Unknown building"),
             error=t.gettext("There is no such building."),
         )
@@ -223,6 +206,7 @@ def panel(
 def _message(
     request: Request,
     view: RoomView,
+    lang: str,
     *,
     title: str,
     error: str | None = None,
@@ -231,7 +215,6 @@ def _message(
     board: bool = False,
     status_code: int = 200,
 ) -> HTMLResponse:
-    lang = language_of(request)
     context = {
         "title": title,
         "error": error,
@@ -246,102 +229,105 @@ def _message(
 
 
 @router.post("/rooms/{room_id}/moves", response_class=HTMLResponse)
-async def post_move(
+def post_move(
     request: Request,
     room_id: str,
+    viewer: PageViewerDep,
+    form: FormDep,
     session: SessionDep,
-    viewer: CookieViewerDep,
-    base: BaseUrlDep,
-    settings: SettingsDep,
+    read_view: RoomReaderDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
 ) -> HTMLResponse:
     """Submit one move from the panel's form: answered with what happened and the fresh board.
 
-    A refusal is told in the viewer's language: a stale board, not this player's turn, or a
-    move the rules do not allow now (the engine's own reason follows in English only).
+    The move goes through `moves.submit_move` as the JSON API's does. A refusal is told in the
+    viewer's language: a stale board, not this player's turn, or a move the rules do not allow
+    now (the engine's own reason follows in English only).
     """
-    lang = language_of(request)
-    t = language(lang)
-    if viewer is None:
-        return HTMLResponse(t.gettext("This room needs a link."), status_code=403)
-    form = await _form(request)
-    version_text = form.get("version", "")
-    version = int(version_text) if version_text.isdigit() else -1
-    seat = viewer.seat if viewer.kind == "seat" else None
-    hub = request.app.state.hub
     try:
-        services.submit_move(
+        moves.submit_move(
             session,
             room_id=room_id,
-            seat=seat,
+            seat=viewer.seat,
             move=form.get("move", ""),
-            version=version,
+            version=_version(form.get("version", "")),
             client_move_id=form.get("client_move_id", ""),
             publisher=hub,
         )
-    except services.StaleVersion:
-        view = _view(session, viewer, base, settings)
-        reason = t.gettext(
-            "The board changed before your move arrived: look at the new position and choose again."
+    except (StaleVersion, NotYourTurn, MoveRefused) as refused:
+        view = read_view()
+        reason = _move_refusal(refused, view, viewer, lang, t)
+        return _message(
+            request,
+            view,
+            lang,
+            title=t.gettext("Not played"),
+            error=reason,
+            board=True,
+            status_code=panel_status_of(refused),
         )
-        return _refused(request, view, reason, 409)
-    except services.NotYourTurn:
-        view = _view(session, viewer, base, settings)
-        if view.state.to_move is None:
-            reason = t.gettext("The game is over.")
-        elif seat is None:
-            reason = t.gettext("Only a player of this room can move.")
-        else:
-            reason = t.gettext("It is not your turn.")
-        return _refused(request, view, reason, 409)
-    except services.MoveRefused as exc:
-        view = _view(session, viewer, base, settings)
-        reason = t.gettext("The rules do not allow that move now.")
-        if lang == "en":
-            reason = f"{reason} ({exc})"
-        return _refused(request, view, reason, 422)
-    view = _view(session, viewer, base, settings)
+    view = read_view()
     words = words_for(lang)
     names = words.building_names(view.state.catalog)
-    mine = [entry for entry in view.log if entry.seat == seat]
-    lines = words.describe_events(mine[-1].events, names) if mine else []
+    mine = [entry for entry in view.log if entry.seat == viewer.seat]
+    lines = describe_events(words, mine[-1].events, names) if mine else []
     hint = None
-    if view.state.to_move == seat and mine and mine[-1].move.get("type") == "sell":
+    if view.state.to_move == viewer.seat and mine and mine[-1].move.get("type") == "sell":
         hint = t.gettext("Your turn goes on: build or use a building.")
-    return _message(request, view, title=t.gettext("Done"), lines=lines, hint=hint, board=True)
+    return _message(
+        request, view, lang, title=t.gettext("Done"), lines=lines, hint=hint, board=True
+    )
 
 
-def _refused(request: Request, view: RoomView, reason: str, status_code: int) -> HTMLResponse:
-    title = language(language_of(request)).gettext("Not played")
-    return _message(request, view, title=title, error=reason, board=True, status_code=status_code)
+def _version(text: str) -> int:
+    """The board version a form was filled on; -1 (stale) for anything but a sensible number."""
+    return int(text) if text.isdecimal() and len(text) <= 18 else -1
+
+
+def _move_refusal(
+    refused: ServiceError, view: RoomView, viewer: Viewer, lang: str, t: Language
+) -> str:
+    """Why a move was not played, in the viewer's language."""
+    if isinstance(refused, StaleVersion):
+        return t.gettext(
+            "The board changed before your move arrived: look at the new position and choose again."
+        )
+    if isinstance(refused, NotYourTurn):
+        if view.state.to_move is None:
+            return t.gettext("The game is over.")
+        if viewer.seat is None:
+            return t.gettext("Only a player of this room can move.")
+        return t.gettext("It is not your turn.")
+    reason = t.gettext("The rules do not allow that move now.")
+    return f"{reason} ({refused})" if lang == "en" else reason
 
 
 @router.post("/rooms/{room_id}/rematch", response_class=HTMLResponse)
-def rematch(
+def post_rematch(
     request: Request,
-    room_id: str,
     session: SessionDep,
-    viewer: CookieViewerDep,
+    viewer: PageViewerDep,
+    read_view: RoomReaderDep,
     base: BaseUrlDep,
-    settings: SettingsDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
 ) -> HTMLResponse:
     """Ask for the rematch with the boards swapped; it opens once both players asked."""
-    t = language(language_of(request))
-    if viewer is None:
-        return HTMLResponse(t.gettext("This room needs a link."), status_code=403)
-    hub = request.app.state.hub
     title = t.gettext("Rematch")
     try:
-        info = services.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
-    except services.ServiceError:
-        view = _view(session, viewer, base, settings)
+        info = rematch.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
+    except ServiceError as refused:
         if viewer.kind != "seat":
             reason = t.gettext("Only a player of this room can ask for a rematch.")
         else:
             reason = t.gettext("A rematch can only be asked for once the game is over.")
-        return _message(request, view, title=title, error=reason, status_code=409)
-    view = _view(session, viewer, base, settings)
+        status = panel_status_of(refused)
+        return _message(request, read_view(), lang, title=title, error=reason, status_code=status)
     if info.room_id:
         lines = [t.gettext("The rematch is ready.")]
     else:
         lines = [t.gettext("You asked for a rematch. It starts when your opponent agrees.")]
-    return _message(request, view, title=title, lines=lines, board=True)
+    return _message(request, read_view(), lang, title=title, lines=lines, board=True)

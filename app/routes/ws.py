@@ -3,29 +3,25 @@
 Authentication: the room's cookie (set by the link routes) or `?token=`. The handshake's
 Origin must be this server's (or an allowed one); otherwise the socket is refused.
 
-Server to client: text frames of HTML from `app.views.render_board` — an htmx fragment whose
+Server to client: text frames of HTML from `app.ui.board.render_board` — an htmx fragment whose
 root element has `id="board"`, `data-version="V"` and `hx-swap-oob` — sent on connect and after
 every change of the room (a move, a seat claimed, presence, a rematch).
 
-Client to server (optional; the pages may post moves over HTTP instead): a JSON object with
-`move` (object, or its JSON text), `version` and `client_move_id` — the htmx ws extension's
-`ws-send` form values are accepted as they come (strings). A refused move gets back
-`<div id="move-error" hx-swap-oob="true" role="alert">reason</div>`, and the fresh board
-when the version was stale. Messages are limited to 8 KiB and to 100 per 20 seconds per
-connection; beyond that the socket is closed with a policy-violation (or too-big) code.
+The socket only carries boards: moves are posted over HTTP (the page's form, the JSON API). A
+message from the client changes nothing and gets back
+`<div id="move-error" hx-swap-oob="true" role="alert">reason</div>`. Messages are limited to
+8 KiB and to 100 per 20 seconds per connection; beyond that the socket is closed with a
+policy-violation (or too-big) code.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from html import escape
-from typing import Any
 
 import anyio
 from fastapi import APIRouter, WebSocket
@@ -33,12 +29,12 @@ from starlette import status
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from app import services
 from app.deps import base_url, cookie_name, get_hub, get_sessionmaker, get_settings
 from app.guards import origin_allowed
 from app.i18n import language_of
 from app.realtime import RoomSocket
 from app.roomview import Viewer
+from app.services import presence, seats
 
 router = APIRouter()
 
@@ -46,6 +42,11 @@ MAX_MESSAGE_BYTES = 8 * 1024
 RATE_LIMIT = 100
 RATE_WINDOW = 20.0
 SEND_TIMEOUT = 10.0
+#: The answer to any message from the client: this socket only sends boards.
+NOT_HERE = (
+    '<div id="move-error" hx-swap-oob="true" role="alert">'
+    "This socket only sends boards: moves are posted over HTTP.</div>"
+)
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -65,7 +66,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
 
 def _resolve(websocket: WebSocket, token: str) -> Viewer | None:
     with get_sessionmaker(websocket)() as session:
-        return services.resolve_token(session, token=token)
+        return seats.resolve_token(session, token=token)
 
 
 async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
@@ -79,13 +80,13 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
 
     def opened() -> None:
         with sessions() as session:
-            services.connection_opened(
+            presence.connection_opened(
                 session, connection_id=connection_id, process_id=process_id, viewer=viewer
             )
 
     def closed() -> None:
         with sessions() as session:
-            services.connection_closed(session, connection_id=connection_id, room_id=viewer.room_id)
+            presence.connection_closed(session, connection_id=connection_id, room_id=viewer.room_id)
 
     try:
         await run_in_threadpool(opened)
@@ -126,7 +127,7 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
 
 
 async def _receive(socket: RoomSocket) -> None:
-    """Read the client's messages, enforcing the size and rate limits."""
+    """Read the client's messages, enforcing the size and rate limits; each gets `NOT_HERE`."""
     websocket = socket.websocket
     recent: deque[float] = deque()
     while True:
@@ -146,61 +147,5 @@ async def _receive(socket: RoomSocket) -> None:
         if len(data.encode()) > MAX_MESSAGE_BYTES:
             await _close(websocket, status.WS_1009_MESSAGE_TOO_BIG, "message too big")
             return
-        reply, resync = await run_in_threadpool(_handle_message, socket, data)
-        if resync:
-            get_hub(websocket).redraw(socket.viewer.room_id)
-        if reply:
-            async with socket.send_lock:
-                await websocket.send_text(reply)
-
-
-def _error_fragment(reason: str) -> str:
-    return f'<div id="move-error" hx-swap-oob="true" role="alert">{escape(reason)}</div>'
-
-
-def _parse_move_message(data: str) -> tuple[Any, int, str] | str:
-    """(move, version, client_move_id) from a message, or the reason it is not a move."""
-    try:
-        message = json.loads(data)
-    except ValueError:
-        return "Messages must be JSON objects."
-    if not isinstance(message, dict) or "move" not in message:
-        return "A message needs a move, a version and a client_move_id."
-    move = message["move"]
-    version = message.get("version")
-    client_move_id = message.get("client_move_id")
-    if isinstance(version, str) and version.isdigit():
-        version = int(version)
-    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
-        return "version must be a whole number."
-    if not isinstance(client_move_id, str) or not client_move_id:
-        return "client_move_id must be a non-empty string."
-    return move, version, client_move_id
-
-
-def _handle_message(socket: RoomSocket, data: str) -> tuple[str | None, bool]:
-    """Apply a move sent over the socket: (an error fragment or None, whether to resend the board).
-
-    Runs in a worker thread; a successful move reaches this socket through the hub like any other.
-    """
-    parsed = _parse_move_message(data)
-    if isinstance(parsed, str):
-        return _error_fragment(parsed), False
-    move, version, client_move_id = parsed
-    hub = get_hub(socket.websocket)
-    with get_sessionmaker(socket.websocket)() as session:
-        try:
-            services.submit_move(
-                session,
-                room_id=socket.viewer.room_id,
-                seat=socket.viewer.seat if socket.viewer.kind == "seat" else None,
-                move=move,
-                version=version,
-                client_move_id=client_move_id,
-                publisher=hub,
-            )
-        except services.StaleVersion as exc:
-            return _error_fragment(str(exc)), True
-        except services.ServiceError as exc:
-            return _error_fragment(str(exc)), False
-    return None, False
+        async with socket.send_lock:
+            await websocket.send_text(NOT_HERE)

@@ -36,7 +36,7 @@ class Bot(Protocol):
 def require_turn(state: GameState) -> int:
     """The seat to move; a finished game has no move to choose."""
     if state.to_move is None:
-        raise IllegalMove("the game is over: there is no move to choose")
+        raise IllegalMove("no_move_to_choose")
     return state.to_move
 
 

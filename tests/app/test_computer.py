@@ -21,11 +21,12 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 import engine
-from app import services
+from app import queries
 from app.computer import ComputerPlayer
 from app.db import make_engine, make_sessionmaker
 from app.main import create_app
 from app.models import Link, Move, Room
+from app.services import moves, rooms
 from app.settings import Settings
 
 WAIT_S = 60.0
@@ -93,10 +94,10 @@ def human_move(client: TestClient, room_id: str, token: str, rng: random.Random)
 
 def create_quietly(
     sessions: sessionmaker[Session], *, host_seat: int, computer: str = "easy"
-) -> services.CreatedRoom:
+) -> rooms.CreatedRoom:
     """A computer room made behind the server's back: nobody tells the computer about it."""
     with sessions() as session:
-        return services.create_room(
+        return rooms.create_room(
             session, host_seat=host_seat, base_url="http://test", computer=computer
         )
 
@@ -268,7 +269,7 @@ def test_a_restart_resumes_a_room_left_on_the_computers_turn(
 ) -> None:
     created = create_quietly(sessions, host_seat=0)
     with sessions() as session:
-        services.submit_move(
+        moves.submit_move(
             session,
             room_id=created.room_id,
             seat=0,
@@ -331,12 +332,12 @@ def test_a_duplicate_or_stale_computer_move_is_dropped_quietly(
 ) -> None:
     created = create_quietly(sessions, host_seat=1)
     with sessions() as session:
-        _has_computer, turn = services.computer_turn(session, room_id=created.room_id)
+        _has_computer, turn = queries.computer_turn(session, room_id=created.room_id)
     assert turn is not None and (turn.version, turn.seat) == (0, 0)
     legal = [m for m in engine.legal_moves(turn.state) if m.type != "sell"]
     # Another process played the computer's opening first, and chose differently.
     with sessions() as session:
-        services.submit_move(
+        moves.submit_move(
             session,
             room_id=created.room_id,
             seat=0,
@@ -344,7 +345,7 @@ def test_a_duplicate_or_stale_computer_move_is_dropped_quietly(
             version=0,
             client_move_id="computer-0",
         )
-        services.submit_move(
+        moves.submit_move(
             session,
             room_id=created.room_id,
             seat=1,
@@ -353,7 +354,7 @@ def test_a_duplicate_or_stale_computer_move_is_dropped_quietly(
             client_move_id="human-1",
         )
     player = ComputerPlayer(sessions, Recorder())
-    late = services.ComputerTurn(
+    late = queries.ComputerTurn(
         room_id=created.room_id, level="easy", seat=0, version=1, state=turn.state
     )
     with caplog.at_level(logging.WARNING, logger="app.computer"):

@@ -14,15 +14,18 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
-from test_ui_views import room_view
+from test_ui_board import room_view
 
 import engine
 from app.i18n import COOKIE, LANGUAGES, LOCALE_DIR, negotiate, po_path
 from app.main import create_app
-from app.present import words_for
 from app.roomview import LogEntry
 from app.settings import Settings
-from app.views import TEMPLATE_DIR, render_board
+from app.ui.board import actions_left_text, render_board
+from app.ui.log import describe_event
+from app.ui.supply import shortfall
+from app.ui.templates import TEMPLATE_DIR
+from app.ui.words import words_for
 from engine.catalog import catalog_from_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,10 +114,10 @@ def test_czech_plurals_and_numbers() -> None:
     assert cs.goods_amounts({"fish": 1, "wood": 2, "clay": 5, "grain": 3}) == (
         "1 rybu, 2 dřeva, 5 jílů, 3 obilí"
     )
-    assert cs.actions_left_text(1) == "V tomto kole zbývá 1 akce"
-    assert cs.actions_left_text(3) == "V tomto kole zbývají 3 akce"
-    assert cs.actions_left_text(7) == "V tomto kole zbývá 7 akcí"
-    assert cs.shortfall({"wood": 2, "clay": 2}, {"wood": 1, "clay": 1}) == (
+    assert actions_left_text(cs, 1) == "V tomto kole zbývá 1 akce"
+    assert actions_left_text(cs, 3) == "V tomto kole zbývají 3 akce"
+    assert actions_left_text(cs, 7) == "V tomto kole zbývá 7 akcí"
+    assert shortfall(cs, {"wood": 2, "clay": 2}, {"wood": 1, "clay": 1}) == (
         "potřebujete 2 dřeva a\xa02 jíly, máte 1 dřevo a\xa01 jíl"
     )
 
@@ -124,7 +127,7 @@ def test_the_same_event_reads_in_each_language() -> None:
     _, events = engine.apply_with_events(state, build_hardware_store(state))
     event = events[0].to_json()
     lines = {
-        code: words_for(code).describe_event(event, words_for(code).building_names(state.catalog))
+        code: describe_event(words_for(code), event, words_for(code).building_names(state.catalog))
         for code in LANGUAGES
     }
     assert lines == {
@@ -148,7 +151,7 @@ def test_every_event_of_a_game_reads_in_every_language() -> None:
         words = words_for(code)
         names = words.building_names(state.catalog)
         for event in events:
-            line = words.describe_event(event, names)
+            line = describe_event(words, event, names)
             assert "%(" not in line and "_" not in line and "None" not in line, (code, line)
 
 

@@ -7,43 +7,22 @@ import random
 import re
 
 import engine
-from app import views
 from app.roomview import LogEntry, RoomView
+from app.ui.board import render_board
+from app.ui.cache import clear_caches
+from app.ui.templates import environment_for
+from bench.games import Position, positions, room_view
 
 
-def game(seed: int, moves: int) -> list[tuple[engine.GameState, tuple[LogEntry, ...]]]:
-    """Every position of a seeded random game, the log entries shared from version to version."""
-    rng = random.Random(seed)
-    state = engine.new_game()
-    log: list[LogEntry] = []
-    positions: list[tuple[engine.GameState, tuple[LogEntry, ...]]] = [(state, ())]
-    for seq in range(moves):
-        seat = state.to_move
-        assert seat is not None
-        move = rng.choice(engine.legal_moves(state))
-        state, events = engine.apply_with_events(state, move)
-        log.append(LogEntry(seq, seat, move.to_json(), [e.to_json() for e in events]))
-        positions.append((state, tuple(log)))
-    return positions
+def game(seed: int, moves: int) -> list[Position]:
+    """Every position of a seeded random game."""
+    return positions(moves, random.Random(seed).choice)
 
 
 def view(
     room: str, state: engine.GameState, log: tuple[LogEntry, ...], seat: int | None
 ) -> RoomView:
-    return RoomView(
-        room_id=room,
-        version=len(log),
-        state=state,
-        viewer_seat=seat,
-        seats_claimed=(True, True),
-        online=(True, False),
-        spectators=1,
-        log=log,
-        invite_link=None,
-        spectator_link="http://test/w/watch" if seat is not None else None,
-        seat_link="http://test/s/seat" if seat is not None else None,
-        rematch=None,
-    )
+    return room_view(room, state, log, seat, online=(True, False))
 
 
 def same(html: str) -> str:
@@ -52,18 +31,18 @@ def same(html: str) -> str:
 
 
 def cold(board: RoomView, lang: str = "en") -> str:
-    views.clear_caches()
-    return same(views.render_board(board, lang=lang))
+    clear_caches()
+    return same(render_board(board, lang=lang))
 
 
 def test_a_warm_render_equals_a_first_render_through_a_whole_game() -> None:
-    views.clear_caches()
+    clear_caches()
     positions = game(5, 60)
     warm = {}
     for index, (state, log) in enumerate(positions):
         for seat in (state.to_move, None):
             for lang in ("en", "cs"):
-                html = same(views.render_board(view("r1", state, log, seat), lang=lang))
+                html = same(render_board(view("r1", state, log, seat), lang=lang))
                 if index % 15 == 0:
                     warm[(index, seat, lang)] = html
     for (index, seat, lang), html in warm.items():
@@ -72,32 +51,32 @@ def test_a_warm_render_equals_a_first_render_through_a_whole_game() -> None:
 
 
 def test_two_games_in_rooms_of_the_same_name_keep_their_own_log() -> None:
-    views.clear_caches()
+    clear_caches()
     state_a, log_a = game(1, 12)[-1]
     state_b, log_b = game(2, 12)[-1]
-    first = same(views.render_board(view("room", state_a, log_a, None)))
-    second = same(views.render_board(view("room", state_b, log_b, None)))
+    first = same(render_board(view("room", state_a, log_a, None)))
+    second = same(render_board(view("room", state_b, log_b, None)))
     assert second == cold(view("room", state_b, log_b, None))
     assert first == cold(view("room", state_a, log_a, None))
     assert first != second
 
 
 def test_a_players_cards_link_to_their_own_room() -> None:
-    views.clear_caches()
+    clear_caches()
     state, log = game(3, 20)[-1]
     seat = state.to_move
-    one = views.render_board(view("room-one", state, log, seat))
-    two = views.render_board(view("room-two", state, log, seat))
+    one = render_board(view("room-one", state, log, seat))
+    two = render_board(view("room-two", state, log, seat))
     assert "/rooms/room-one/panel" in one and "/rooms/room-two/" not in one
     assert "/rooms/room-two/panel" in two and "/rooms/room-one/" not in two
 
 
 def test_a_change_of_presence_or_links_is_drawn() -> None:
-    views.clear_caches()
+    clear_caches()
     state, log = game(4, 10)[-1]
     board = view("r", state, log, 0)
-    before = views.render_board(board)
-    after = views.render_board(dataclasses.replace(board, online=(True, True), spectators=3))
+    before = render_board(board)
+    after = render_board(dataclasses.replace(board, online=(True, True), spectators=3))
     assert "Player 2 away" in before and "Player 2 online" in after
     assert "3 spectators watching" in after
 
@@ -106,8 +85,8 @@ def test_remembered_translations_keep_escaping_and_language_apart() -> None:
     from markupsafe import Markup
 
     source = '{{ _("%(player)s (you)", player=name) }}|{{ ngettext("%(num)s franc", "%(num)s francs", n) }}'
-    english = views.environment_for("en").from_string(source)
-    czech = views.environment_for("cs").from_string(source)
+    english = environment_for("en").from_string(source)
+    czech = environment_for("cs").from_string(source)
     for _ in range(2):  # the second round comes from memory
         assert english.render(name="<b>", n=2) == "&lt;b&gt; (you)|2 francs"
         assert english.render(name=Markup("<b>"), n=2) == "<b> (you)|2 francs"

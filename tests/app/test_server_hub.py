@@ -15,11 +15,10 @@ from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocket
 
 import engine
-from app import services
+from app import notify, positions
 from app.realtime import BoardGroup, Hub, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
-from app.services import NOTIFY_CHANNEL
 
 SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
 SEAT_1 = Viewer(room_id="r1", seat=1, kind="seat", token="b" * 43)
@@ -237,15 +236,15 @@ def test_the_listener_comes_back_after_its_connection_is_cut(postgres_url: str) 
         try:
             await asyncio.wait_for(hub.listening.wait(), 10)
             assert await board(socket) == "seat0@0"  # catch-up after (re)connecting
-            await asyncio.to_thread(sql, f"NOTIFY {NOTIFY_CHANNEL}, 'r1 1'")
+            await asyncio.to_thread(sql, f"NOTIFY {notify.CHANNEL}, 'r1 1'")
             assert await board(socket) == "seat0@1"
             await asyncio.to_thread(
                 sql,
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                f"WHERE query = 'LISTEN {NOTIFY_CHANNEL}' AND pid <> pg_backend_pid()",
+                f"WHERE query = 'LISTEN {notify.CHANNEL}' AND pid <> pg_backend_pid()",
             )
             await asyncio.wait_for(socket.next_board(), 10)  # the catch-up after reconnecting
-            await asyncio.to_thread(sql, f"NOTIFY {NOTIFY_CHANNEL}, 'r1 2'")
+            await asyncio.to_thread(sql, f"NOTIFY {notify.CHANNEL}, 'r1 2'")
             assert await board(socket) == "seat0@2"
         finally:
             listener.cancel()
@@ -272,18 +271,29 @@ def random_game(moves: int, seed: int = 7) -> list[tuple[int, engine.Move]]:
 
 def test_a_notified_move_advances_the_cached_position_as_a_replay_would() -> None:
     room_id = "notified-room"
-    services.positions.put(room_id, services._Position(0, engine.new_game(), ()))
+    positions.positions.put(room_id, positions.Position(0, engine.new_game(), ()))
     played = random_game(30)
     for version, (seat, move) in enumerate(played, start=1):
-        assert services.remember_move(room_id, version, seat, engine.canonical(move))
-    cached = services.positions.get(room_id)
+        assert positions.remember_move(room_id, version, seat, engine.canonical(move))
+    cached = positions.positions.get(room_id)
     assert cached is not None and cached.version == 30
     assert engine.summary(cached.state) == engine.summary(engine.replay(m for _s, m in played))
     assert [entry.seat for entry in cached.log] == [seat for seat, _m in played]
     assert [entry.seq for entry in cached.log] == list(range(30))
     # A gap (a notification missed) leaves the cache alone: the next read replays the log.
-    assert not services.remember_move(room_id, 32, 0, engine.canonical(played[0][1]))
-    assert services.positions.get(room_id) is cached
+    assert not positions.remember_move(room_id, 32, 0, engine.canonical(played[0][1]))
+    assert positions.positions.get(room_id) is cached
+
+
+def test_the_notify_payload_reads_back_as_it_was_written() -> None:
+    assert notify.decode(notify.encode("r1", 7, (1, '{"type":"pass"}'))) == notify.Notification(
+        "r1", 7, (1, '{"type":"pass"}')
+    )
+    assert notify.decode(notify.encode("r1", 7)) == notify.Notification("r1", 7)
+    assert notify.decode(notify.encode("r1", None)) == notify.Notification("r1", None)
+    too_long = "x" * notify.MAX_NOTIFIED_MOVE
+    assert notify.decode(notify.encode("r1", 3, (0, too_long))) == notify.Notification("r1", 3)
+    assert notify.decode("r1 garbage") == notify.Notification("r1", None)
 
 
 def test_the_listener_follows_a_notified_move_and_wakes_the_room() -> None:
@@ -294,10 +304,10 @@ def test_the_listener_follows_a_notified_move_and_wakes_the_room() -> None:
         hub = Hub(asyncio.get_running_loop(), FakePainter())
         socket = socket_for(replace(SEAT_0, room_id=room_id))
         hub.join(room_id, socket)
-        services.positions.put(room_id, services._Position(0, engine.new_game(), ()))
-        hub._on_notify(f"{room_id} 1 {seat} {engine.canonical(move)}")
+        positions.positions.put(room_id, positions.Position(0, engine.new_game(), ()))
+        hub._on_notify(notify.encode(room_id, 1, (seat, engine.canonical(move))))
         return await board(socket)
 
     assert asyncio.run(scenario()) == "seat0@1"
-    cached = services.positions.get(room_id)
+    cached = positions.positions.get(room_id)
     assert cached is not None and cached.version == 1

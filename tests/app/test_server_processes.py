@@ -15,10 +15,7 @@ import pytest
 from server_support import board_version
 from websockets.sync.client import ClientConnection, connect
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-from chaos import AppServer  # noqa: E402
+from bench.appserver import ROOT, AppServer
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +29,7 @@ def servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
 
 
 def start(servers: list[AppServer], database_url: str, tmp_path: Path) -> AppServer:
-    server = AppServer(database_url, data_dir=str(tmp_path))
+    server = AppServer(tmp_path, database_url=database_url)
     servers.append(server)
     server.start()
     return server

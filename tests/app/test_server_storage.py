@@ -15,16 +15,14 @@ import pytest
 from sqlalchemy import create_engine, inspect, update
 
 import engine
-from app import services
+from app import queries
 from app.db import make_engine, make_sessionmaker
 from app.migrate import downgrade, upgrade
 from app.models import ServerProcess
 from app.roomview import Viewer
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-from chaos import free_port  # noqa: E402
+from app.services import moves, presence, rooms, seats
+from app.services.errors import InvalidLink, RoomNotFound, StaleVersion
+from bench.appserver import ROOT, free_port
 
 
 def test_migrations_go_down_and_up_again(database_url: str) -> None:
@@ -73,7 +71,7 @@ def test_concurrent_submissions_apply_exactly_one_move(database_url: str) -> Non
     sessions = make_sessionmaker(db)
     try:
         with sessions() as session:
-            created = services.create_room(session, host_seat=0, base_url="http://x")
+            created = rooms.create_room(session, host_seat=0, base_url="http://x")
         move = engine.legal_moves(engine.new_game())[0].to_json()
         outcomes: list[str] = []
         barrier = threading.Barrier(8)
@@ -82,7 +80,7 @@ def test_concurrent_submissions_apply_exactly_one_move(database_url: str) -> Non
             barrier.wait()
             with sessions() as session:
                 try:
-                    services.submit_move(
+                    moves.submit_move(
                         session,
                         room_id=created.room_id,
                         seat=0,
@@ -91,7 +89,7 @@ def test_concurrent_submissions_apply_exactly_one_move(database_url: str) -> Non
                         client_move_id=f"racer-{index}",
                     )
                     outcomes.append("applied")
-                except services.StaleVersion:
+                except StaleVersion:
                     outcomes.append("stale")
 
         threads = [threading.Thread(target=attempt, args=(i,)) for i in range(8)]
@@ -101,7 +99,7 @@ def test_concurrent_submissions_apply_exactly_one_move(database_url: str) -> Non
             thread.join()
         assert sorted(outcomes) == ["applied"] + ["stale"] * 7
         with sessions() as session:
-            assert len(services.move_log(session, room_id=created.room_id)) == 1
+            assert len(queries.move_log(session, room_id=created.room_id)) == 1
     finally:
         db.dispose()
 
@@ -111,25 +109,25 @@ def test_sockets_of_a_silent_process_stop_counting_as_online(database_url: str) 
     sessions = make_sessionmaker(db)
     try:
         with sessions() as session:
-            created = services.create_room(session, host_seat=1, base_url="http://x")
-            services.register_process(session, process_id="p1")
+            created = rooms.create_room(session, host_seat=1, base_url="http://x")
+            presence.register_process(session, process_id="p1")
             viewer = Viewer(room_id=created.room_id, seat=1, kind="seat", token=created.token)
-            services.connection_opened(session, connection_id="c1", process_id="p1", viewer=viewer)
-            summary = services.room_summary(session, room_id=created.room_id)
+            presence.connection_opened(session, connection_id="c1", process_id="p1", viewer=viewer)
+            summary = queries.room_summary(session, room_id=created.room_id)
             assert summary.online == (False, True)
             session.execute(update(ServerProcess).values(heartbeat_at=time.time() - 120))
             session.commit()
-            assert services.room_summary(session, room_id=created.room_id).online == (
+            assert queries.room_summary(session, room_id=created.room_id).online == (
                 False,
                 False,
             )
-            services.heartbeat(session, process_id="p1")
-            assert services.room_summary(session, room_id=created.room_id).online == (
+            presence.heartbeat(session, process_id="p1")
+            assert queries.room_summary(session, room_id=created.room_id).online == (
                 False,
                 True,
             )
-            services.unregister_process(session, process_id="p1")
-            assert services.room_summary(session, room_id=created.room_id).online == (
+            presence.unregister_process(session, process_id="p1")
+            assert queries.room_summary(session, room_id=created.room_id).online == (
                 False,
                 False,
             )
@@ -142,15 +140,15 @@ def test_a_process_gone_silent_is_reported_once_for_its_rooms(database_url: str)
     sessions = make_sessionmaker(db)
     try:
         with sessions() as session:
-            created = services.create_room(session, host_seat=0, base_url="http://x")
-            services.register_process(session, process_id="gone")
+            created = rooms.create_room(session, host_seat=0, base_url="http://x")
+            presence.register_process(session, process_id="gone")
             viewer = Viewer(room_id=created.room_id, seat=0, kind="seat", token=created.token)
-            services.connection_opened(
+            presence.connection_opened(
                 session, connection_id="c-gone", process_id="gone", viewer=viewer
             )
 
             def silent() -> list[str]:
-                return services.rooms_gone_silent(session, timeout=30, window=15)
+                return presence.rooms_gone_silent(session, timeout=30, window=15)
 
             assert silent() == []  # still beating
             session.execute(update(ServerProcess).values(heartbeat_at=time.time() - 35))
@@ -169,14 +167,14 @@ def test_service_refusals_name_the_problem(database_url: str) -> None:
     try:
         with sessions() as session:
             with pytest.raises(ValueError, match="host_seat"):
-                services.create_room(session, host_seat=2, base_url="http://x")  # type: ignore[arg-type]
-            with pytest.raises(services.RoomNotFound):
-                services.submit_move(
+                rooms.create_room(session, host_seat=2, base_url="http://x")  # type: ignore[arg-type]
+            with pytest.raises(RoomNotFound):
+                moves.submit_move(
                     session, room_id="nope", seat=0, move={}, version=0, client_move_id="a"
                 )
-            with pytest.raises(services.InvalidLink):
-                services.claim_invite(session, invite_token="a" * 43, base_url="http://x")
-            assert services.resolve_token(session, token="a" * 43) is None
-            assert services.resolve_token(session, token="../../etc") is None
+            with pytest.raises(InvalidLink):
+                seats.claim_invite(session, invite_token="a" * 43, base_url="http://x")
+            assert seats.resolve_token(session, token="a" * 43) is None
+            assert seats.resolve_token(session, token="../../etc") is None
     finally:
         db.dispose()

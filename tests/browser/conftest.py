@@ -8,28 +8,16 @@ under CI=true and are skipped otherwise. Screenshots go to tests/artifacts/ (ign
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+
+from bench.appserver import AppServer
+from bench.chromium import CHROMIUM, CHROMIUM_ARGS
 
 from .tablepage import ARTIFACTS
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 IN_CI = os.environ.get("CI") == "true"
 
 pytestmark = pytest.mark.browser
@@ -41,65 +29,18 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+#: The browser tests call the server process `Server`.
+Server = AppServer
 
 
-class Server:
-    """A `python -m app` process on 127.0.0.1 with its own data directory; can be restarted."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.log = data_dir / "server.log"
-
-    def start(self) -> None:
-        env = {
-            key: value
-            for key, value in os.environ.items()
-            if key not in ("DATABASE_URL", "PUBLIC_URL")
-        }
-        env.update(
-            DATA_DIR=str(self.data_dir),
-            HOST="127.0.0.1",
-            PORT=str(self.port),
-            WS_PING_INTERVAL="5",
-            WS_PING_TIMEOUT="5",
-        )
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=log
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start within 30 s")
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.process = None
+def browser_server(data_dir: Path) -> Server:
+    """A server on its own embedded SQLite database that pings the sockets every 5 s."""
+    return AppServer(data_dir, env={"WS_PING_INTERVAL": "5", "WS_PING_TIMEOUT": "5"})
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("browser-server"))
+    running = browser_server(tmp_path_factory.mktemp("browser-server"))
     running.start()
     yield running
     running.stop()

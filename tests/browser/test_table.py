@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, expect
 
 import engine
 
-from .conftest import Server
+from .conftest import Server, browser_server
 from .tablepage import Table, everyone_sees, room_state, start_room
 
 pytestmark = pytest.mark.browser
@@ -169,7 +169,7 @@ def test_reload_and_dropped_socket_keep_the_game_going(
 def test_server_restart_reconnects_without_a_click(
     browser: Browser, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    own = Server(tmp_path_factory.mktemp("restart-server"))
+    own = browser_server(tmp_path_factory.mktemp("restart-server"))
     own.start()
     host, guest = Table(browser, "host"), Table(browser, "guest")
     try:

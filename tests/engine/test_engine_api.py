@@ -23,6 +23,7 @@ from engine import (
     replay,
     summary,
 )
+from engine.loader import check_buildings_known
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,6 +94,21 @@ def test_load_catalog_rejects_bad_data(tmp_path: Path, mutate: Any) -> None:
     mutate(data)
     with pytest.raises(ValueError):
         load_catalog(write_catalog(tmp_path, data))
+
+
+def test_load_catalog_rejects_a_building_the_rules_do_not_know(tmp_path: Path) -> None:
+    data = catalog_data()
+    old = data["buildings"][0]["id"]
+    data["buildings"][0]["id"] = "lighthouse"
+    for names in (data["names_cs"], data["names_pt"]):
+        names["lighthouse"] = names.pop(old)
+    with pytest.raises(ValueError, match="the rules know no building 'lighthouse'"):
+        load_catalog(write_catalog(tmp_path, data))
+
+
+def test_the_rules_know_every_building_of_the_bundled_catalog() -> None:
+    """The bundled catalog is read without the rules (no import circle): checked here instead."""
+    assert check_buildings_known(default_catalog()) is default_catalog()
 
 
 def test_load_catalog_rejects_a_file_that_is_not_json(tmp_path: Path) -> None:

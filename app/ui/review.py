@@ -1,9 +1,9 @@
 """What the review page shows: any position of a room's game, its moves, its graph, its analysis.
 
-`review_context` turns a room as one viewer sees it (`app.services.load_room_view`) and a position
+`review_context` turns a room as one viewer sees it (`app.queries.load_room_view`) and a position
 number (0 = the start, N = after the log's first N moves) into the template context of
 templates/review.html. The board at that position is drawn exactly as in play
-(`app.views.board_context`), for a viewer who only watches. Positions are the engine's replay of
+(`app.ui.board.board_context`), for a viewer who only watches. Positions are the engine's replay of
 the room's log; an ongoing game shows the positions up to the current one.
 """
 
@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.analyses import AnalysisState
-from app.panel import Preview, preview
-from app.present import Words, words_for
-from app.records import RoomOrigin
+from app.queries import RoomOrigin
 from app.roomview import RoomView
-from app.scoregraph import ScoreGraph, score_graph
-from app.views import board_context
+from app.ui.board import board_context
+from app.ui.log import describe_event
+from app.ui.panel import Preview, preview
+from app.ui.scoregraph import ScoreGraph, score_graph
+from app.ui.words import Words, words_for
 from engine import (
     GameState,
     apply,
@@ -88,7 +89,7 @@ def move_items(view: RoomView, positions: list[GameState], words: Words) -> list
         MoveItem(
             position=i + 1,
             seat=entry.seat,
-            text=words.describe_events(entry.events[:1], names)[0],
+            text=describe_event(words, entry.events[0], names),
             round_letter=positions[i].round_letter,
             is_action=entry.move.get("type") != "sell",
         )
@@ -101,7 +102,7 @@ def _plan_text(state: GameState, moves: tuple[str, ...], words: Words) -> tuple[
     lines = []
     for move in moves:
         state, events = apply_with_events(state, move)
-        lines.append(words.describe_event(events[0].to_json(), names))
+        lines.append(describe_event(words, events[0].to_json(), names))
     return tuple(lines)
 
 

@@ -6,38 +6,23 @@ import re
 
 import engine
 from app.roomview import LogEntry, RoomView
-from app.views import WHEEL_BOX, render_board, tile_positions
+from app.ui.board import render_board, result_text, turn_text
+from app.ui.words import words_for
+from bench import games
+from bench.games import Position
+
+words = words_for("en")
 
 
 def room_view(
     state: engine.GameState, viewer: int | None, log: tuple[LogEntry, ...] = ()
 ) -> RoomView:
-    return RoomView(
-        room_id="room1",
-        version=len(log),
-        state=state,
-        viewer_seat=viewer,
-        seats_claimed=(True, True),
-        online=(True, True),
-        spectators=2,
-        log=log,
-        invite_link=None,
-        spectator_link="http://test/w/<watch>" if viewer is not None else None,
-        seat_link="http://test/s/seat" if viewer is not None else None,
-        rematch=None,
-    )
+    return games.room_view("room1", state, log, viewer, spectators=2, spectator_token="<watch>")
 
 
-def played(count: int) -> tuple[engine.GameState, tuple[LogEntry, ...]]:
-    state = engine.new_game()
-    log = []
-    for seq in range(count):
-        move = next(m for m in engine.legal_moves(state) if m.type != "sell")
-        seat = state.to_move
-        assert seat is not None
-        state, events = engine.apply_with_events(state, move)
-        log.append(LogEntry(seq, seat, move.to_json(), [e.to_json() for e in events]))
-    return state, tuple(log)
+def played(count: int) -> Position:
+    """The position after `count` moves, each the first legal one that is not a sell."""
+    return games.positions(count, lambda moves: next(m for m in moves if m.type != "sell"))[-1]
 
 
 def test_the_fragment_root_is_the_board_with_its_version() -> None:
@@ -75,11 +60,11 @@ def test_the_log_reads_newest_first() -> None:
     assert "End of round A" in html
 
 
-def test_tiles_stay_on_the_wheel_box() -> None:
-    for sector in range(6):
-        for count in range(1, 11):
-            spots = tile_positions(sector, count)
-            assert len(spots) == count
-            for x, y in spots:
-                assert 0 < x < 100 and 0 < y < 100
-    assert WHEEL_BOX > 200
+def test_turn_and_result_words_depend_on_who_looks() -> None:
+    assert turn_text(words, 0, 0) == "Your turn"
+    assert turn_text(words, 0, 1) == "Waiting for Player 1"
+    assert turn_text(words, 1, None) == "Player 2 to move"
+    assert turn_text(words, None, 0) == "Game over"
+    assert result_text(words, None, 0) == "It's a draw!"
+    assert result_text(words, 1, 1) == "You win!"
+    assert result_text(words, 0, None) == "Player 1 wins!"

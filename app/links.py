@@ -1,0 +1,15 @@
+"""The addresses of a room's capability links (the tokens themselves: `app.security`)."""
+
+from __future__ import annotations
+
+
+def seat_link(base_url: str, token: str) -> str:
+    return f"{base_url}/s/{token}"
+
+
+def invite_link(base_url: str, token: str) -> str:
+    return f"{base_url}/i/{token}"
+
+
+def spectator_link(base_url: str, token: str) -> str:
+    return f"{base_url}/w/{token}"

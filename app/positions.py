@@ -1,0 +1,125 @@
+"""A room's position is its start plus its moves: the replay of the log, cached per process.
+
+Each process keeps the latest replayed position of each room it served (`positions`, an LRU).
+The log is append-only, so a position cached at version V stays true for ever and a newer
+version only needs the moves after V. `remember_move` advances a cached position with a move
+made in another process (its notification carries the move), without reading the log.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+import engine
+from app.models import Move
+from app.roomview import LogEntry
+
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class Position:
+    """The position after the first `version` moves, and the log that led there."""
+
+    version: int
+    state: engine.GameState
+    log: tuple[LogEntry, ...]
+
+
+class Memory(Generic[V]):
+    """A bounded map from strings, forgetting the least recently used first; thread-safe."""
+
+    def __init__(self, maxsize: int) -> None:
+        self._items: OrderedDict[str, V] = OrderedDict()
+        self._lock = threading.Lock()
+        self._maxsize = maxsize
+
+    def get(self, key: str) -> V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: str, value: V) -> V:
+        with self._lock:
+            current = self._items.get(key)
+            if current is None or self._replaces(value, current):
+                self._items[key] = value
+                self._items.move_to_end(key)
+            while len(self._items) > self._maxsize:
+                self._items.popitem(last=False)
+        return value
+
+    def _replaces(self, new: V, old: V) -> bool:
+        return True
+
+
+class PositionCache(Memory[Position]):
+    """The latest replayed position per room: a newer version replaces an older one, never back."""
+
+    def _replaces(self, new: Position, old: Position) -> bool:
+        return new.version >= old.version
+
+
+positions = PositionCache(maxsize=4096)
+
+
+def log_entry(seq: int, seat: int, move: engine.Move, events: tuple[engine.Event, ...]) -> LogEntry:
+    return LogEntry(
+        seq=seq, seat=seat, move=move.to_json(), events=[event.to_json() for event in events]
+    )
+
+
+def position(session: Session, room_id: str, version: int) -> Position:
+    """The position after the first `version` moves of the room's log."""
+    cached = positions.get(room_id)
+    if cached is not None and cached.version == version:
+        return cached
+    if cached is not None and cached.version < version:
+        state, log, start = cached.state, list(cached.log), cached.version
+    else:
+        state, log, start = engine.new_game(), [], 0
+    rows = session.execute(
+        select(Move.seq, Move.seat, Move.move)
+        .where(Move.room_id == room_id, Move.seq >= start, Move.seq < version)
+        .order_by(Move.seq)
+    ).all()
+    if len(rows) != version - start:
+        raise RuntimeError(f"room {room_id}: the move log has a gap before version {version}")
+    for seq, seat, text_move in rows:
+        move = engine.parse_move(text_move)
+        state, events = engine.apply_with_events(state, move)
+        log.append(log_entry(seq, seat, move, events))
+    found = Position(version=version, state=state, log=tuple(log))
+    positions.put(room_id, found)
+    return found
+
+
+def remember_move(room_id: str, version: int, seat: int, move: str) -> bool:
+    """Bring the cached position of a room to `version` with the move that led there.
+
+    For a move made in another process (its notification carries the move). Only a position
+    cached at `version - 1` is advanced; otherwise nothing happens and the next read replays
+    the log. Returns whether the cache was advanced.
+    """
+    cached = positions.get(room_id)
+    if cached is None or cached.version != version - 1:
+        return False
+    parsed = engine.parse_move(move)
+    state, events = engine.apply_with_events(cached.state, parsed)
+    entry = log_entry(cached.version, seat, parsed, events)
+    positions.put(room_id, Position(version, state, (*cached.log, entry)))
+    return True
+
+
+def snapshot_json(state: engine.GameState) -> str:
+    """The canonical JSON of a position's summary, as stored in `rooms.snapshot`."""
+    return json.dumps(engine.summary(state), sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,332 @@
+"""The reads the pages, the API, the sockets and the computer player need.
+
+Each read is a keyword-only function taking a SQLAlchemy `Session` and ends its transaction
+(a rollback) before it returns; `RoomNotFound` when the room does not exist. Positions come
+from the replay cache (`app.positions`). `room_view` is the pure part: one room as one viewer
+sees it, from the facts every viewer shares and the position.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+import engine
+from app.links import invite_link, seat_link, spectator_link
+from app.models import Connection, Link, Move, RematchOffer, Room, Seat, ServerProcess
+from app.positions import position
+from app.roomview import LogEntry, RematchInfo, RoomFacts, RoomView, Viewer
+from app.security import invite_token_for, rematch_token_for, spectator_token_for, token_hash
+from app.services.errors import RoomNotFound
+from engine.record import GameRecord
+
+
+@dataclass(frozen=True)
+class ComputerTurn:
+    """The computer is to move in `room_id`: its strength, its seat, the position and its version."""
+
+    room_id: str
+    level: str
+    seat: int
+    version: int
+    state: engine.GameState
+
+
+@dataclass(frozen=True)
+class RoomOrigin:
+    """Where a room's game began: `origin` None for a game from the start, "import" for a
+    record opened read-only, "fork" for a game played on from a position of `origin_room_id`.
+    The first `start_moves` moves of its log are that start."""
+
+    origin: str | None
+    start_moves: int
+    origin_room_id: str | None
+
+
+COMPUTER_NAMES = {
+    "easy": "Computer (easy)",
+    "normal": "Computer (normal)",
+    "strong": "Computer (strong)",
+}
+"""How a game record names the computer's seat."""
+
+
+@dataclass(frozen=True)
+class RoomSummary:
+    room_id: str
+    version: int
+    summary: dict[str, Any]
+    online: tuple[bool, bool]
+    spectators: int
+    finished: bool
+    #: When finished: {"scores": [a, b], "winner": 0 | 1 | None, "breakdown": [{...}, {...}]}.
+    result: dict[str, Any] | None
+
+
+def _room(session: Session, room_id: str) -> Room:
+    room = session.get(Room, room_id)
+    if room is None:
+        session.rollback()
+        raise RoomNotFound(room_id)
+    return room
+
+
+def game_result(state: engine.GameState) -> dict[str, Any]:
+    """Final scores, the winner (None for a draw) and each seat's breakdown (francs, buildings)."""
+    a, b = engine.scores(state)
+    return {
+        "scores": [a, b],
+        "winner": None if a == b else (0 if a > b else 1),
+        "breakdown": [engine.score_breakdown(state, 0), engine.score_breakdown(state, 1)],
+    }
+
+
+def room_summary(session: Session, *, room_id: str, presence_timeout: float = 30.0) -> RoomSummary:
+    """The room's state summary (from the snapshot), presence, and the result once finished."""
+    try:
+        room = _room(session, room_id)
+        online, spectators = presence(session, room, presence_timeout)
+        result = None
+        if room.finished:
+            result = game_result(position(session, room_id, room.version).state)
+        return RoomSummary(
+            room_id=room_id,
+            version=room.version,
+            summary=json.loads(room.snapshot),
+            online=online,
+            spectators=spectators,
+            finished=room.finished,
+            result=result,
+        )
+    finally:
+        session.rollback()
+
+
+def legal_moves_for(
+    session: Session, *, room_id: str, seat: int
+) -> tuple[int, list[dict[str, Any]]]:
+    """The room's version and the legal moves of `seat` ([] when it is not that seat's turn)."""
+    try:
+        room = _room(session, room_id)
+        state = position(session, room_id, room.version).state
+        if state.to_move != seat:
+            return room.version, []
+        return room.version, [move.to_json() for move in engine.legal_moves(state)]
+    finally:
+        session.rollback()
+
+
+def computer_turn(session: Session, *, room_id: str) -> tuple[bool, ComputerTurn | None]:
+    """Whether the room has a computer player, and its turn when it is the one to move now."""
+    try:
+        room = _room(session, room_id)
+        if room.computer is None or room.computer_seat is None:
+            return False, None
+        if room.finished:
+            return True, None
+        state = position(session, room_id, room.version).state
+        if state.to_move != room.computer_seat:
+            return True, None
+        turn = ComputerTurn(
+            room_id=room_id,
+            level=room.computer,
+            seat=room.computer_seat,
+            version=room.version,
+            state=state,
+        )
+        return True, turn
+    finally:
+        session.rollback()
+
+
+def computer_rooms_waiting(session: Session) -> list[str]:
+    """The unfinished rooms where it is the computer's turn (by the stored snapshot)."""
+    try:
+        rows = session.execute(
+            select(Room.id, Room.computer_seat, Room.snapshot).where(
+                Room.computer.is_not(None), Room.finished.is_(False)
+            )
+        ).all()
+        return [
+            room_id
+            for room_id, seat, snapshot in rows
+            if json.loads(snapshot).get("to_move") == seat
+        ]
+    finally:
+        session.rollback()
+
+
+def move_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
+    """The whole log, oldest first: `{"seq", "seat", "move"}` with canonical move dicts."""
+    try:
+        _room(session, room_id)
+        rows = session.execute(
+            select(Move.seq, Move.seat, Move.move).where(Move.room_id == room_id).order_by(Move.seq)
+        ).all()
+        return [{"seq": seq, "seat": seat, "move": json.loads(m)} for seq, seat, m in rows]
+    finally:
+        session.rollback()
+
+
+def canonical_log(session: Session, room_id: str) -> list[str]:
+    """The room's moves in their canonical text, oldest first (in the caller's transaction)."""
+    return list(
+        session.scalars(select(Move.move).where(Move.room_id == room_id).order_by(Move.seq))
+    )
+
+
+def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
+    """How the room's game began."""
+    try:
+        room = _room(session, room_id)
+        return RoomOrigin(room.origin, room.start_moves, room.origin_room_id)
+    finally:
+        session.rollback()
+
+
+def room_record(session: Session, *, room_id: str) -> GameRecord:
+    """The room's game as a record: its whole log, the seats named as at the table."""
+    try:
+        room = _room(session, room_id)
+        names = ["Player 1", "Player 2"]
+        if room.computer is not None and room.computer_seat is not None:
+            names[room.computer_seat] = COMPUTER_NAMES[room.computer]
+        return GameRecord.of(canonical_log(session, room_id), seats=(names[0], names[1]))
+    finally:
+        session.rollback()
+
+
+def load_room_view(
+    session: Session, *, viewer: Viewer, base_url: str, presence_timeout: float = 30.0
+) -> RoomView:
+    """Everything needed to draw the room for `viewer` (see `app.roomview`)."""
+    try:
+        room = _room(session, viewer.room_id)
+        facts = _facts(session, room, presence_timeout)
+        now = position(session, room.id, room.version)
+        return room_view(facts, now.state, now.log, viewer=viewer, base_url=base_url)
+    finally:
+        session.rollback()
+
+
+def load_room_facts(session: Session, *, room_id: str, presence_timeout: float = 30.0) -> RoomFacts:
+    """The room's seats, presence and rematch offers: the part every viewer shares."""
+    try:
+        return _facts(session, _room(session, room_id), presence_timeout)
+    finally:
+        session.rollback()
+
+
+def load_position(
+    session: Session, *, room_id: str, version: int
+) -> tuple[engine.GameState, tuple[LogEntry, ...]]:
+    """The position after the first `version` moves, and the log that led there (cached)."""
+    try:
+        found = position(session, room_id, version)
+        return found.state, found.log
+    finally:
+        session.rollback()
+
+
+def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
+    claimed = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+    if room.computer_seat is not None:
+        claimed.add(room.computer_seat)
+    online, spectators = presence(session, room, presence_timeout)
+    open_invites: frozenset[str] = frozenset()
+    if len(claimed) < 2:
+        open_invites = frozenset(
+            session.scalars(
+                select(Link.token_hash).where(
+                    Link.room_id == room.id, Link.kind == "invite", Link.used_at.is_(None)
+                )
+            )
+        )
+    offered = rematch_offers(session, room) if room.finished else (False, False)
+    return RoomFacts(
+        room_id=room.id,
+        version=room.version,
+        seats_claimed=(0 in claimed, 1 in claimed),
+        online=online,
+        spectators=spectators,
+        open_invites=open_invites,
+        rematch_offered_by=offered,
+        rematch_room_id=room.rematch_room_id,
+        computer=room.computer,
+        computer_seat=room.computer_seat,
+    )
+
+
+def room_view(
+    facts: RoomFacts,
+    state: engine.GameState,
+    log: tuple[LogEntry, ...],
+    *,
+    viewer: Viewer,
+    base_url: str,
+) -> RoomView:
+    """The room as `viewer` sees it at the position `state` (no database: a pure function)."""
+    is_player = viewer.kind == "seat" and viewer.seat is not None
+    invite = None
+    if is_player:
+        invite_token = invite_token_for(viewer.token)
+        if token_hash(invite_token) in facts.open_invites:
+            invite = invite_link(base_url, invite_token)
+    rematch = None
+    if engine.is_finished(state):
+        rematch = rematch_seen(facts.rematch_offered_by, facts.rematch_room_id, viewer, base_url)
+    return RoomView(
+        room_id=facts.room_id,
+        version=len(log),
+        state=state,
+        viewer_seat=viewer.seat if is_player else None,
+        seats_claimed=facts.seats_claimed,
+        online=facts.online,
+        spectators=facts.spectators,
+        log=log,
+        invite_link=invite,
+        spectator_link=(
+            spectator_link(base_url, spectator_token_for(viewer.token)) if is_player else None
+        ),
+        seat_link=seat_link(base_url, viewer.token) if is_player else None,
+        rematch=rematch,
+        computer=facts.computer,
+        computer_seat=facts.computer_seat,
+        seat_taken=viewer.seat_taken,
+    )
+
+
+def rematch_offers(session: Session, room: Room) -> tuple[bool, bool]:
+    """Which seats of a finished room asked for a rematch."""
+    offered = set(session.scalars(select(RematchOffer.seat).where(RematchOffer.room_id == room.id)))
+    return 0 in offered, 1 in offered
+
+
+def rematch_seen(
+    offered_by: tuple[bool, bool], room_id: str | None, viewer: Viewer, base_url: str
+) -> RematchInfo:
+    """The rematch as `viewer` sees it: a player gets a link into the new room once it is open."""
+    link = None
+    if room_id is not None and viewer.kind == "seat":
+        link = seat_link(base_url, rematch_token_for(viewer.token))
+    return RematchInfo(offered_by=offered_by, room_id=room_id, seat_link=link)
+
+
+def presence(session: Session, room: Room, timeout: float) -> tuple[tuple[bool, bool], int]:
+    """Which seats have a live socket (the computer is always there) and how many spectators."""
+    rows = session.execute(
+        select(Connection.seat, func.count())
+        .join(ServerProcess, ServerProcess.id == Connection.process_id)
+        .where(Connection.room_id == room.id, ServerProcess.heartbeat_at > time.time() - timeout)
+        .group_by(Connection.seat)
+    ).all()
+    counts = {seat: n for seat, n in rows}
+    online = [counts.get(0, 0) > 0, counts.get(1, 0) > 0]
+    if room.computer_seat is not None:
+        online[room.computer_seat] = True
+    return (online[0], online[1]), counts.get(None, 0)

@@ -1,0 +1,336 @@
+"""Refusals at the edge: every error code -> its HTTP status and its sentence in the viewer's language.
+
+The engine refuses a move with a code and JSON params (``IllegalMove`` / ``MalformedMove``, listed
+in docs/engine-api.md); the services refuse a request with a code of their own (:data:`SERVICE`);
+a game record is refused with one of ``engine.record.CODES``. :data:`REFUSALS` holds them all, one
+entry per code; :func:`sentence` puts a refusal into words in one
+of our languages, with building names from the catalog and amounts the local way ("2 jíly").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Catalog, default_catalog
+
+from .i18n import Language, language
+
+Plural = Callable[[Language, dict[str, str], Mapping[str, Any]], str]
+"""Renders a refusal whose sentence has a plural form: the language, the params put into words, and
+the raw params (the count)."""
+
+
+def N_(message: str) -> str:
+    """Marks a text for the catalogues; it is translated when a refusal is shown."""
+    return message
+
+
+@dataclass(frozen=True)
+class Refusal:
+    status: int
+    """The HTTP status of an API answer refused with this code."""
+    text: str | Plural
+    """The sentence (a catalogue text with ``%(param)s`` placeholders), or how to pick its plural."""
+
+
+def _move(text: str | Plural) -> Refusal:
+    """A move refused by the engine: it is not a move, or not one allowed in this position."""
+    return Refusal(422, text)
+
+
+REFUSALS: dict[str, Refusal] = {
+    # --- the engine: input that is not a move ---------------------------------------------------
+    "not_json": _move(N_("Not a move: the text is not valid JSON (%(reason)s).")),
+    "not_an_object": _move(N_("Not a move: a move must be a JSON object.")),
+    "unknown_move_type": _move(
+        N_("Unknown move type %(given)s: a move is a build, a use, a sell or a pass.")
+    ),
+    "missing_building": _move(N_("A %(type)s move needs a building id.")),
+    "unknown_building": _move(N_("Unknown building %(building)s.")),
+    "missing_field": _move(N_("The move is missing the field '%(field)s'.")),
+    "unknown_field": _move(N_("The move has an unknown field '%(field)s'.")),
+    "not_a_whole_number": _move(N_("%(field)s must be a whole number, not %(given)s.")),
+    "negative_number": _move(N_("%(field)s cannot be negative.")),
+    "unknown_good": _move(N_("%(field)s must be one of fish, wood, clay, grain, not %(given)s.")),
+    "goods_not_a_list": _move(N_("goods must be a list of goods.")),
+    "steps_not_an_object": _move(N_("steps must be an object of good: count.")),
+    "payment_not_an_object": _move(
+        N_('%(field)s must be an object such as {"clay": {"left": 2}}.')
+    ),
+    "displacement_not_an_object": _move(
+        N_("%(field)s of %(good)s must be an object with down and/or left.")
+    ),
+    "unknown_displacement_field": _move(
+        N_("%(field)s of %(good)s has an unknown field '%(name)s'.")
+    ),
+    "payments_not_a_list": _move(N_("payments must be a list of payments.")),
+    # --- the engine: a move not allowed now -----------------------------------------------------
+    "game_over": Refusal(409, N_("The game is over.")),
+    "no_move_to_choose": Refusal(409, N_("The game is over: there is no move to choose.")),
+    "sell_not_owned": _move(N_("You cannot sell %(building)s: you do not own it.")),
+    "cannot_pass": _move(N_("You cannot pass: you can still build or use a building.")),
+    "already_owned": _move(N_("You already own %(building)s.")),
+    "owned_by_opponent": _move(N_("%(building)s belongs to your opponent.")),
+    "not_in_supply": _move(N_("%(building)s comes into play in round %(round)s.")),
+    "cannot_afford": _move(N_("%(building)s costs %(cost)s; you have %(have)s.")),
+    "francs_payment_not_empty": _move(
+        N_("%(building)s is paid in francs: its payment must be empty ({}).")
+    ),
+    "payment_off_board": _move(
+        N_(
+            "That payment cannot pay for %(building)s (%(cost)s): it would move your %(good)s "
+            "counter off the warehouse board."
+        )
+    ),
+    "payment_not_food": _move(
+        N_(
+            "That payment cannot pay for %(building)s (%(cost)s): food is paid with fish and "
+            "grain, not %(good)s."
+        )
+    ),
+    "payment_too_little_food": _move(
+        N_("That payment cannot pay for %(building)s (%(cost)s): it pays %(paid)s, not %(needed)s.")
+    ),
+    "payment_too_little": _move(
+        N_("That payment cannot pay for %(building)s (%(cost)s): it pays %(paid)s, not %(needed)s.")
+    ),
+    "payment_gives_change": _move(
+        N_(
+            "That payment cannot pay for %(building)s (%(cost)s): no change is given, a step can "
+            "be left out and it still pays."
+        )
+    ),
+    "payment_invalid": _move(
+        N_(
+            "That payment cannot pay for %(building)s (%(cost)s): it is not one of the valid "
+            "payments."
+        )
+    ),
+    "not_built": _move(N_("%(building)s has not been built.")),
+    "no_action": _move(N_("%(building)s has no action: it is worth points at the end.")),
+    "sector_zero": _move(
+        N_("%(building)s is in sector 0 (just built or used): it can be used after this round.")
+    ),
+    "cannot_pay_fee": _move(N_("Using your opponent's %(building)s costs %(fee)s; you have none.")),
+    "use_impossible": _move(
+        N_("That is not a possible use of %(building)s with N = %(multiplier)s.")
+    ),
+    "use_takes_no_choices": _move(
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: it takes no choices."
+        )
+    ),
+    "use_choose_wood_or_clay": _move(
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: choose wood or clay."
+        )
+    ),
+    "use_zero_steps": _move(
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: leave out goods with no "
+            "steps."
+        )
+    ),
+    "use_wrong_step_count": _move(
+        lambda t, v, p: t.ngettext(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: spread exactly %(num)s "
+            "step, not %(given)s.",
+            "That is not a possible use of %(building)s with N = %(multiplier)s: spread exactly %(num)s "
+            "steps, not %(given)s.",
+            p["steps"],
+            **v,
+        )
+    ),
+    "use_repeated_good": _move(
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: each good can move only "
+            "once."
+        )
+    ),
+    "use_wrong_goods_count": _move(
+        lambda t, v, p: t.ngettext(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: choose exactly %(num)s "
+            "different good.",
+            "That is not a possible use of %(building)s with N = %(multiplier)s: choose exactly %(num)s "
+            "different goods.",
+            p["n"],
+            **v,
+        )
+    ),
+    "use_too_many_goods": _move(
+        lambda t, v, p: t.ngettext(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: choose at most %(num)s "
+            "different good.",
+            "That is not a possible use of %(building)s with N = %(multiplier)s: choose at most %(num)s "
+            "different goods.",
+            p["n"],
+            **v,
+        )
+    ),
+    "use_good_cannot_move": _move(
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: every chosen good must "
+            "be able to move down-left."
+        )
+    ),
+    "use_too_many_times": _move(
+        lambda t, v, p: t.ngettext(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: at most %(num)s time.",
+            "That is not a possible use of %(building)s with N = %(multiplier)s: at most %(num)s times.",
+            p["n"],
+            **v,
+        )
+    ),
+    "use_too_few_francs": _move(
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: each time costs 1 franc "
+            "and you would have %(francs)s."
+        )
+    ),
+    "use_choose_fish_or_grain": _move(
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: choose fish or grain."
+        )
+    ),
+    "use_cannot_move_down": _move(
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: your %(good)s counter "
+            "cannot move down that many times."
+        )
+    ),
+    "use_invalid_food_payment": _move(
+        N_(
+            "That is not a possible use of %(building)s with N = %(multiplier)s: each payment must be a "
+            "valid payment of %(cover)s that your warehouse can make."
+        )
+    ),
+    # --- the services -----------------------------------------------------------------------------
+    "stale_version": Refusal(
+        409,
+        N_("The board changed: it is now at version %(current_version)s. Look again and retry."),
+    ),
+    "not_your_turn": Refusal(409, N_("It is not your turn.")),
+    "not_a_player": Refusal(403, N_("Only a player of this room can do that.")),
+    "room_not_found": Refusal(404, N_("There is no such room.")),
+    "invalid_link": Refusal(404, N_("This link is not valid.")),
+    "seat_taken": Refusal(409, N_("This invite was already used: the seat is taken.")),
+    "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
+    "bad_client_move_id": Refusal(
+        422,
+        lambda t, v, p: t.ngettext(
+            "client_move_id must be 1 to %(num)s character long, with no control characters.",
+            "client_move_id must be 1 to %(num)s characters long, with no control characters.",
+            p["max_length"],
+        ),
+    ),
+    # --- game records (engine.record.RecordError; the line comes apart: record_sentence) ----------
+    "too_large": Refusal(422, N_("The record is too large.")),
+    "syntax": Refusal(422, N_("This line is neither JSON nor the record notation.")),
+    "shape": Refusal(422, N_("A part of the record is missing or has the wrong form.")),
+    "catalog": Refusal(422, N_("The record was played with other numbers (another catalog).")),
+    "malformed_move": Refusal(422, N_("A move on this line cannot be read.")),
+    "illegal_move": Refusal(422, N_("A move on this line is not legal at that point of the game.")),
+    "result": Refusal(422, N_("The result does not match the moves.")),
+}
+"""Every refusal code, the engine's, the services' and the game records', with its status and
+words."""
+
+SERVICE: tuple[str, ...] = (
+    "stale_version",
+    "not_your_turn",
+    "game_over",
+    "not_a_player",
+    "room_not_found",
+    "invalid_link",
+    "seat_taken",
+    "rematch_refused",
+    "bad_client_move_id",
+)
+"""The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
+``{"current_version": int}``, ``bad_client_move_id`` ``{"max_length": int}``, the others none."""
+
+
+def status(code: str) -> int:
+    """The HTTP status of a refusal (``KeyError`` for an unknown code)."""
+    return REFUSALS[code].status
+
+
+def sentence(
+    code: str, params: Mapping[str, Any], lang: str, catalog: Catalog | None = None
+) -> str:
+    """A refusal in the language ``lang`` ("en", "cs", "pt_BR"): "Stavebniny stojí 1 dřevo a 2 jíly; …"."""
+    t = language(lang)
+    text = REFUSALS[code].text
+    shown = _values(t, params, catalog or default_catalog())
+    return t.gettext(text, **shown) if isinstance(text, str) else text(t, shown, params)
+
+
+def record_sentence(code: str, line: int, lang: str) -> str:
+    """Why a game record was refused, with the line it was refused on ("Line 3: …"; 0: none)."""
+    reason = sentence(code, {}, lang)
+    if line:
+        return language(lang).gettext("Line %(line)s: %(reason)s", line=line, reason=reason)
+    return reason
+
+
+def _values(t: Language, params: Mapping[str, Any], catalog: Catalog) -> dict[str, str]:
+    """The params put into words: names, goods and amounts in the language, numbers the local way."""
+    shown: dict[str, str] = {}
+    good = params.get("good")
+    food_or_good = good if isinstance(good, str) and good in _GOOD_NAMES else "food"
+    for key, value in params.items():
+        if key == "building":
+            known = isinstance(value, str) and value in catalog.by_id
+            shown[key] = catalog.building(value).name_in(t.code) if known else repr(value)
+        elif key in ("cost", "have"):
+            shown[key] = t.join([_amount(t, good, n) for good, n in _in_table_order(value)])
+            if key == "cost" and "food" in value:
+                shown[key] = t.gettext("%(amount)s (fish or grain)", amount=shown[key])
+        elif key in ("fee", "francs"):
+            shown[key] = _amount(t, "francs", value)
+        elif key in ("paid", "needed", "cover"):
+            shown[key] = _amount(t, food_or_good if key != "cover" else "food", value)
+        elif key == "n":  # named apart from ``Language.ngettext``'s own ``n``
+            shown["multiplier"] = t.number(value)
+        elif key == "good":
+            shown[key] = _GOOD_NAMES[value](t) if value in _GOOD_NAMES else str(value)
+        elif isinstance(value, bool) or (key == "given" and not isinstance(value, int)):
+            shown[key] = repr(value)
+        elif isinstance(value, int):
+            shown[key] = t.number(value)
+        else:
+            shown[key] = str(value)
+    return shown
+
+
+_ORDER = ("fish", "wood", "clay", "grain", "food", "francs")
+"""Goods as the table lists them, food and francs last."""
+
+
+def _in_table_order(amounts: Mapping[str, int]) -> list[tuple[str, int]]:
+    return sorted(amounts.items(), key=lambda item: _ORDER.index(item[0]))
+
+
+_GOOD_NAMES: dict[str, Callable[[Language], str]] = {
+    "fish": lambda t: t.pgettext("good", "fish"),
+    "wood": lambda t: t.pgettext("good", "wood"),
+    "clay": lambda t: t.pgettext("good", "clay"),
+    "grain": lambda t: t.pgettext("good", "grain"),
+}
+
+
+def _amount(t: Language, good: str, n: int) -> str:
+    """'2 clay', '1 franc' — '2 jíly', '1 frank' in Czech."""
+    if good == "fish":
+        return t.ngettext("%(num)s fish", "%(num)s fish", n)
+    if good == "wood":
+        return t.ngettext("%(num)s wood", "%(num)s wood", n)
+    if good == "clay":
+        return t.ngettext("%(num)s clay", "%(num)s clay", n)
+    if good == "grain":
+        return t.ngettext("%(num)s grain", "%(num)s grain", n)
+    if good == "food":
+        return t.ngettext("%(num)s food", "%(num)s food", n)
+    return t.ngettext("%(num)s franc", "%(num)s francs", n)

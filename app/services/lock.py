@@ -1,0 +1,57 @@
+"""The room lock every write to a room holds for the rest of its transaction.
+
+PostgreSQL: `SELECT ... FOR UPDATE` on the room's row. SQLite: a per-room lock inside this
+process, then a no-op UPDATE as the transaction's first statement, which takes SQLite's write
+lock (so other processes on the same file wait too).
+"""
+
+from __future__ import annotations
+
+import threading
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.models import Room
+from app.services.errors import RoomNotFound
+
+_SQLITE_LOCKS = tuple(threading.Lock() for _ in range(64))
+
+
+@contextmanager
+def room_lock(session: Session, room_id: str) -> Iterator[Room]:
+    """Hold the room's lock for the rest of the transaction and yield its row (else
+    `RoomNotFound`); a transaction left open is rolled back."""
+    if session.get_bind().dialect.name == "sqlite":
+        lock = _SQLITE_LOCKS[zlib.crc32(room_id.encode()) % len(_SQLITE_LOCKS)]
+        with lock:
+            session.execute(update(Room).where(Room.id == room_id).values(version=Room.version))
+            room = session.get(Room, room_id, populate_existing=True)
+            with _held(session, room_id, room) as held:
+                yield held
+        return
+    room = session.scalar(select(Room).where(Room.id == room_id).with_for_update())
+    with _held(session, room_id, room) as held:
+        yield held
+
+
+@contextmanager
+def _held(session: Session, room_id: str, room: Room | None) -> Iterator[Room]:
+    """The locked room for the rest of the transaction, which is rolled back if left open."""
+    if room is None:
+        session.rollback()
+        raise RoomNotFound(room_id)
+    try:
+        yield room
+    finally:
+        if session.in_transaction():
+            session.rollback()
+
+
+def now() -> datetime:
+    """The time a write stamps on its rows."""
+    return datetime.now(UTC)

@@ -1,0 +1,116 @@
+"""Moves: `submit_move` is the one way a move enters a room (the JSON API, the page's form and
+the computer player all call it), and the whole rule of the move log. It writes the move's row,
+the room's new version, snapshot and finished flag."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+import engine
+from app.models import Move
+from app.notify import Publisher, queue_notify
+from app.positions import Position, log_entry, position, positions, snapshot_json
+from app.services.errors import MoveRefused, NotYourTurn, StaleVersion
+from app.services.lock import now, room_lock
+
+MAX_CLIENT_MOVE_ID = 64
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    room_id: str
+    version: int
+    summary: dict[str, Any]
+    #: True when the client move id was already used and this is the original answer again.
+    duplicate: bool = False
+
+
+def submit_move(
+    session: Session,
+    *,
+    room_id: str,
+    seat: int | None,
+    move: Any,
+    version: int,
+    client_move_id: str,
+    publisher: Publisher | None = None,
+) -> MoveResult:
+    """Apply one move for `seat`, in this order:
+
+    1. lock the room (`SELECT ... FOR UPDATE` on PostgreSQL; a per-room lock plus SQLite's write
+       lock);
+    2. a `client_move_id` this seat already used gets the original answer and applies nothing;
+    3. the version the client saw must be the room's version (else `StaleVersion`, HTTP 409);
+    4. the seat must be the one to move (else `NotYourTurn`, HTTP 403);
+    5. the engine applies the move (else `MoveRefused` with the engine's reason, HTTP 422);
+    6. append the canonical move, bump the version, refresh the snapshot, commit;
+    7. only then publish "room R is at version V" (on PostgreSQL the NOTIFY is part of the
+       transaction, so PostgreSQL delivers it only once the commit succeeded).
+    """
+    if seat not in (0, 1):
+        raise NotYourTurn("Only a player of this room can move.")
+    if not client_move_id or len(client_move_id) > MAX_CLIENT_MOVE_ID:
+        raise MoveRefused(f"client_move_id must be 1 to {MAX_CLIENT_MOVE_ID} characters long.")
+    if not client_move_id.isprintable():
+        # Control characters have no place in an id, and PostgreSQL refuses NUL in text.
+        raise MoveRefused("client_move_id must not contain control characters.")
+    with room_lock(session, room_id) as room:
+        earlier = session.scalar(
+            select(Move.seq).where(
+                Move.room_id == room_id, Move.seat == seat, Move.client_move_id == client_move_id
+            )
+        )
+        if earlier is not None:
+            answered = position(session, room_id, earlier + 1)
+            session.rollback()
+            return MoveResult(
+                room_id=room_id,
+                version=earlier + 1,
+                summary=engine.summary(answered.state),
+                duplicate=True,
+            )
+        if version != room.version:
+            raise StaleVersion(room_id, room.version)
+        before = position(session, room_id, room.version)
+        state = before.state
+        if state.to_move is None:
+            raise NotYourTurn("The game is over.")
+        if state.to_move != seat:
+            raise NotYourTurn("It is not your turn.")
+        try:
+            parsed = engine.parse_move(move)
+            new_state, events = engine.apply_with_events(state, parsed)
+        except ValueError as exc:  # MalformedMove and IllegalMove
+            raise MoveRefused(str(exc)) from None
+        stamp = now()
+        session.add(
+            Move(
+                room_id=room_id,
+                seq=room.version,
+                seat=seat,
+                move=engine.canonical(parsed),
+                client_move_id=client_move_id,
+                created_at=stamp,
+            )
+        )
+        new_version = room.version + 1
+        room.version = new_version
+        room.snapshot = snapshot_json(new_state)
+        room.finished = engine.is_finished(new_state)
+        room.updated_at = stamp
+        queue_notify(session, room_id, new_version, (seat, engine.canonical(parsed)))
+        try:
+            session.commit()
+        except IntegrityError:
+            session.rollback()
+            raise StaleVersion(room_id, version + 1) from None
+    entry = log_entry(version, seat, parsed, events)
+    positions.put(room_id, Position(new_version, new_state, (*before.log, entry)))
+    if publisher is not None:
+        publisher.room_changed(room_id, new_version)
+    return MoveResult(room_id=room_id, version=new_version, summary=engine.summary(new_state))

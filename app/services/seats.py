@@ -1,0 +1,127 @@
+"""Seats and the links that open them: claiming an invite writes the guest's seat, its
+spectator link and the invite's use. Also who holds a token (`resolve_token`), remembered
+per process for the tokens that never change what they open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.links import seat_link
+from app.models import Link, Seat
+from app.notify import Publisher, queue_notify
+from app.positions import Memory
+from app.roomview import Viewer
+from app.security import looks_like_token, new_token, spectator_token_for, token_hash
+from app.services.errors import InvalidLink, SeatTaken
+from app.services.lock import now
+
+
+@dataclass(frozen=True)
+class ClaimedSeat:
+    room_id: str
+    seat: int
+    token: str
+    seat_link: str
+
+
+#: Seat and spectator tokens never change what they open, so they are remembered (by hash).
+#: Invite tokens are not: they turn into "seat taken" when claimed.
+known_tokens: Memory[Viewer] = Memory(maxsize=65536)
+
+
+def known_viewer(token: str) -> Viewer | None:
+    """The seat or spectator behind `token` when this process has seen it before (no I/O)."""
+    if not looks_like_token(token):
+        return None
+    return known_tokens.get(token_hash(token))
+
+
+def resolve_token(session: Session, *, token: str) -> Viewer | None:
+    """Who holds `token`: a seat, a spectator, or an invite (None when it is no link of ours)."""
+    if not looks_like_token(token):
+        return None
+    digest = token_hash(token)
+    known = known_tokens.get(digest)
+    if known is not None:
+        return known
+    try:
+        seat = session.scalar(select(Seat).where(Seat.token_hash == digest))
+        if seat is not None:
+            viewer = Viewer(room_id=seat.room_id, seat=seat.seat, kind="seat", token=token)
+            return known_tokens.put(digest, viewer)
+        link = session.get(Link, digest)
+        if link is None:
+            return None
+        if link.kind == "spectator":
+            viewer = Viewer(room_id=link.room_id, seat=None, kind="spectator", token=token)
+            return known_tokens.put(digest, viewer)
+        return Viewer(
+            room_id=link.room_id,
+            seat=None,
+            kind="invite",
+            token=token,
+            seat_taken=link.used_at is not None,
+        )
+    finally:
+        session.rollback()
+
+
+def invite_seat(session: Session, *, invite_token: str) -> int | None:
+    """The seat an invite link offers (None when it is no invite of ours)."""
+    if not looks_like_token(invite_token):
+        return None
+    try:
+        link = session.get(Link, token_hash(invite_token))
+        return link.seat if link is not None and link.kind == "invite" else None
+    finally:
+        session.rollback()
+
+
+def claim_invite(
+    session: Session, *, invite_token: str, base_url: str, publisher: Publisher | None = None
+) -> ClaimedSeat:
+    """Claim the seat an invite link offers. It works once; then `SeatTaken`."""
+    if not looks_like_token(invite_token):
+        raise InvalidLink()
+    digest = token_hash(invite_token)
+    link = session.get(Link, digest)
+    if link is None or link.kind != "invite" or link.seat is None:
+        session.rollback()
+        raise InvalidLink()
+    room_id, seat = link.room_id, link.seat
+    stamp = now()
+    claimed = session.execute(
+        update(Link)
+        .where(Link.token_hash == digest, Link.used_at.is_(None))
+        .values(used_at=stamp)
+        .execution_options(synchronize_session=False)
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        raise SeatTaken(room_id)
+    token = new_token()
+    session.add(Seat(room_id=room_id, seat=seat, token_hash=token_hash(token), joined_at=stamp))
+    session.add(
+        Link(
+            token_hash=token_hash(spectator_token_for(token)),
+            room_id=room_id,
+            kind="spectator",
+            seat=seat,
+        )
+    )
+    queue_notify(session, room_id, None)
+    try:
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise SeatTaken(room_id) from None
+    if publisher is not None:
+        publisher.room_changed(room_id, None)
+    return ClaimedSeat(
+        room_id=room_id, seat=seat, token=token, seat_link=seat_link(base_url, token)
+    )

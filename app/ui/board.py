@@ -1,0 +1,177 @@
+"""The board: game state + viewer -> the template context, and the fragment the sockets send.
+
+`render_board(view, lang=...)` is the one function the WebSocket layer calls: it returns the HTML
+of the table (root element ``id="board"``, ``data-version``, swapped in by htmx out of band) in the
+viewer's language. The page routes render the same block inside the full page, so a reload and a
+live update draw the same board. `BoardPainter` draws a room's boards for the hub: one read of the
+room, one render per group of alike viewers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from markupsafe import Markup
+from sqlalchemy.orm import Session, sessionmaker
+
+from app import queries
+from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from app.realtime import BoardGroup
+from app.roomview import RoomFacts, RoomView
+from engine import scores
+
+from .cache import card_html, log_html, tile_html
+from .panel import moves_by_building
+from .supply import overview, rounds
+from .templates import environment_for
+from .warehouse import mat
+from .wheel import WEDGES, Tile
+from .words import GOODS, Words, words_for
+
+
+def can_act(view: RoomView) -> bool:
+    """Whether the viewer may make a move now: a player, both seats taken, their turn."""
+    state = view.state
+    return (
+        view.viewer_seat is not None
+        and all(view.seats_claimed)
+        and state.to_move is not None
+        and state.to_move == view.viewer_seat
+    )
+
+
+def turn_text(words: Words, to_move: int | None, viewer_seat: int | None) -> str:
+    """The turn banner: 'Your turn', 'Player 2 to move', 'Game over'."""
+    t = words.lang
+    if to_move is None:
+        return t.gettext("Game over")
+    if viewer_seat is not None and to_move == viewer_seat:
+        return t.gettext("Your turn")
+    if viewer_seat is not None:
+        return t.gettext("Waiting for Player %(number)s", number=to_move + 1)
+    return t.gettext("%(player)s to move", player=words.seat_name(to_move))
+
+
+def actions_left_text(words: Words, n: int) -> str:
+    return words.lang.ngettext(
+        "%(num)s action left in this round", "%(num)s actions left in this round", n
+    )
+
+
+def result_text(words: Words, winner: int | None, viewer_seat: int | None) -> str:
+    """The game-over headline."""
+    t = words.lang
+    if winner is None:
+        return t.gettext("It's a draw!")
+    if viewer_seat is None:
+        return t.gettext("%(player)s wins!", player=words.seat_name(winner))
+    if winner == viewer_seat:
+        return t.gettext("You win!")
+    return t.gettext("%(player)s wins.", player=words.seat_name(winner))
+
+
+def _final(view: RoomView, words: Words) -> dict[str, Any]:
+    """The scores, the winner (None for a draw) and the headline of a finished game."""
+    totals = scores(view.state)
+    winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+    return {
+        "scores": totals,
+        "winner": winner,
+        "headline": result_text(words, winner, view.viewer_seat),
+    }
+
+
+def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """Everything the board template draws, for one viewer, in the viewer's language."""
+    words = words_for(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
+    state = view.state
+    acting = can_act(view)
+    grouped = moves_by_building(state) if acting else {}
+    actionable = {
+        b for b, moves in grouped.items() if b and any(m.type in ("build", "use") for m in moves)
+    }
+    sellable = {b: m.canonical for b, moves in grouped.items() for m in moves if m.type == "sell"}
+    pass_move = next((m.canonical for m in grouped.get("", []) if m.type == "pass"), None)
+    order = (0, 1) if view.viewer_seat in (None, 0) else (1, 0)
+    is_player = view.viewer_seat is not None
+    code = words.code
+
+    def card(tile: Tile) -> Markup:
+        # Only a player's supply cards link to the room (its panel); the rest are shared.
+        linked = is_player and tile.status == "supply"
+        return card_html(code, tile, is_player, view.room_id if linked else None)
+
+    def tile(t: Tile, extra_class: str) -> Markup:
+        return tile_html(code, t, extra_class, is_player, view.room_id if is_player else None)
+
+    return {
+        "card": card,
+        "tile": tile,
+        "view": view,
+        "state": state,
+        "version": view.version,
+        "room_id": view.room_id,
+        "viewer_seat": view.viewer_seat,
+        "acting": acting,
+        "waiting_for_opponent": not all(view.seats_claimed),
+        "turn_text": turn_text(words, state.to_move, view.viewer_seat),
+        "actions_left": actions_left_text(words, state.actions_left),
+        "rounds": rounds(state),
+        "mats": [mat(view, seat, actionable, words) for seat in order],
+        "wedges": WEDGES,
+        "overview": [
+            (letter, when, Markup("").join(card(t) for t in tiles))
+            for letter, when, tiles in overview(view, actionable, words, acting=acting)
+        ],
+        "log": log_html(view, words),
+        "sellable": sellable,
+        "pass_move": pass_move,
+        "final": _final(view, words) if state.to_move is None else None,
+        "warehouse": state.catalog.warehouse,
+        "goods": GOODS,
+    }
+
+
+def render_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The board fragment for one viewer in their language: root ``id="board"``, ``data-version``,
+    out-of-band swap."""
+    template = environment_for(lang).get_template("board.html")
+    return template.render(board_context(view, lang=lang), oob=True)
+
+
+Renderer = Callable[..., str]
+
+
+class BoardPainter:
+    """The hub's `BoardMaker` (see `app.realtime`), run in a worker thread: reads a room (the
+    facts only when asked to) and renders its board for every group of alike viewers."""
+
+    def __init__(
+        self, sessions: sessionmaker[Session], render: Renderer, *, presence_timeout: float
+    ) -> None:
+        self._sessions = sessions
+        self._render = render
+        self._presence_timeout = presence_timeout
+
+    def __call__(
+        self,
+        room_id: str,
+        facts: RoomFacts | None,
+        version: int,
+        groups: frozenset[BoardGroup],
+    ) -> tuple[RoomFacts, int, dict[BoardGroup, str]]:
+        with self._sessions() as session:
+            if facts is None:
+                facts = queries.load_room_facts(
+                    session, room_id=room_id, presence_timeout=self._presence_timeout
+                )
+            version = max(version, facts.version)
+            state, log = queries.load_position(session, room_id=room_id, version=version)
+        boards = {}
+        for group in groups:
+            view: RoomView = queries.room_view(
+                facts, state, log, viewer=group.viewer, base_url=group.base_url
+            )
+            boards[group] = self._render(view, lang=group.lang)
+        return facts, version, boards

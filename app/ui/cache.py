@@ -1,0 +1,92 @@
+"""The render caches of the board's drawn pieces: cards, tiles and move-log entries as HTML.
+
+Each piece is a pure function of its (hashable, immutable) arguments and the language, so each
+distinct piece is drawn once and shared by every board that shows it. `clear_caches` forgets them
+all, the drawings the templates memoise included (the render benchmark measures first renders).
+"""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+
+from markupsafe import Markup
+
+from app.roomview import LogEntry, RoomView
+from engine import Catalog
+
+from . import cards, templates, wheel
+from .log import describe_events
+from .templates import macros
+from .wheel import Tile
+from .words import Words, words_for
+
+
+class _Same:
+    """A cache key that matches only the very same object (log entries hold unhashable dicts).
+
+    The key keeps the object alive, so its id cannot be reused while the entry is cached.
+    """
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+
+def log_html(view: RoomView, words: Words) -> Markup:
+    """The move log, newest first, put into words from the stored engine events.
+
+    A move's entry never changes once logged, and the position cache hands out the same
+    `LogEntry` objects version after version, so each entry is drawn once per language.
+    """
+    catalog = view.state.catalog
+    return Markup("").join(
+        _log_entry_html(_Same(entry), words.code, catalog) for entry in reversed(view.log)
+    )
+
+
+@lru_cache(maxsize=65536)
+def _log_entry_html(key: _Same, lang: str, catalog: Catalog) -> Markup:
+    entry: LogEntry = key.obj  # type: ignore[assignment]
+    words = words_for(lang)
+    lines = describe_events(words, entry.events, _building_names(catalog, lang))
+    return macros(lang).log_entry(entry.seq, entry.seat, lines)  # type: ignore[no-any-return]
+
+
+@cache
+def _building_names(catalog: Catalog, lang: str) -> dict[str, str]:
+    return words_for(lang).building_names(catalog)
+
+
+@lru_cache(maxsize=65536)
+def card_html(lang: str, tile: Tile, is_player: bool, room_id: str | None) -> Markup:
+    """A building's card in the overview (``room_id`` set: it opens the room's panel)."""
+    return macros(lang).overview_card(tile, is_player, room_id)  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=65536)
+def tile_html(
+    lang: str, tile: Tile, extra_class: str, is_player: bool, room_id: str | None
+) -> Markup:
+    """A building's tile on a wheel or among the locked ones."""
+    return macros(lang).tile_button(tile, extra_class, is_player, room_id)  # type: ignore[no-any-return]
+
+
+def clear_caches() -> None:
+    """Forget every drawn piece (the render benchmark measures first renders with it)."""
+    for memo in (
+        wheel.tile,
+        cards.card_of,
+        _log_entry_html,
+        card_html,
+        tile_html,
+        templates.warehouse_cells,
+        templates.drawn,
+    ):
+        memo.cache_clear()

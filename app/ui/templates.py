@@ -1,0 +1,122 @@
+"""The Jinja environments, one per language, and the drawings the templates memoise.
+
+Each environment has its gettext catalogue installed (the ``i18n`` extension, new-style ``_()``
+calls, answers remembered) and `Words` of that language as ``words``; a render never switches a
+shared environment's language, so renders for viewers in different languages can run side by side
+in worker threads. ``drawn(name, ...)`` and ``warehouse_cells(wh)`` draw a ``macros.html`` piece
+once per distinct arguments and language.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jinja2.runtime
+from markupsafe import Markup
+from starlette.templating import Jinja2Templates
+
+from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, html_lang, translations
+from engine.catalog import Warehouse
+
+from .words import words_for
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
+STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
+
+GETTEXT_CACHE_SIZE = 8192
+
+
+def _environment(code: str) -> jinja2.Environment:
+    """The Jinja environment that renders pages in one language."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(translations(code), newstyle=True)  # type: ignore[attr-defined]
+    for name in ("gettext", "ngettext", "pgettext", "npgettext"):
+        installed: Callable[..., Any] = env.globals[name]  # type: ignore[assignment]
+        env.globals[name] = _remembered(installed)
+    words = words_for(code)
+    env.globals["words"] = words
+    env.globals["lang"] = code
+    env.globals["html_lang"] = html_lang(code)
+    env.globals["languages"] = LANGUAGES
+    env.globals["static"] = lambda path: f"/static/{path}"
+    env.globals["client_move_id"] = lambda: secrets.token_hex(12)
+    env.filters["num"] = words.number
+    env.globals["warehouse_cells"] = lambda wh: warehouse_cells(code, wh)
+    env.globals["drawn"] = lambda macro, *args: drawn(code, macro, args)
+    return env
+
+
+def _remembered(gettext: Callable[..., Any]) -> Callable[..., Any]:
+    """A template gettext call that remembers its answers (a board makes ~30 such calls, most of
+    them with the same message and values every time). Autoescaping is always on in these
+    environments, so an answer depends only on the message and the values."""
+    answers: dict[tuple[Any, ...], Any] = {}
+
+    @jinja2.pass_context
+    def remembered(context: jinja2.runtime.Context, *args: Any, **values: Any) -> Any:
+        # The value's type is part of the key: Markup("<b>") equals "<b>" but is not escaped.
+        key = (args, tuple((name, type(v), v) for name, v in sorted(values.items())))
+        try:
+            return answers[key]
+        except KeyError:
+            pass
+        except TypeError:  # a value that cannot be a key: just translate
+            return context.call(gettext, *args, **values)
+        answer = context.call(gettext, *args, **values)
+        if len(answers) >= GETTEXT_CACHE_SIZE:
+            answers.clear()
+        answers[key] = answer
+        return answer
+
+    return remembered
+
+
+_ENVIRONMENTS = {code: _environment(code) for code in LANGUAGES}
+_TEMPLATES = {code: Jinja2Templates(env=env) for code, env in _ENVIRONMENTS.items()}
+
+
+def environment_for(lang: str) -> jinja2.Environment:
+    """The environment of one of our languages (English for an unknown code)."""
+    return _ENVIRONMENTS.get(lang, _ENVIRONMENTS[DEFAULT_LANGUAGE])
+
+
+def templates_for(lang: str) -> Jinja2Templates:
+    """`TemplateResponse` in one of our languages (English for an unknown code)."""
+    return _TEMPLATES.get(lang, _TEMPLATES[DEFAULT_LANGUAGE])
+
+
+@cache
+def macros(lang: str) -> Any:
+    """The macros of ``macros.html`` in one language, callable from Python."""
+    return environment_for(lang).get_template("macros.html").module
+
+
+@lru_cache(maxsize=64)
+def warehouse_cells(lang: str, warehouse: Warehouse) -> Markup:
+    """The printed cells of the warehouse with their values (they never move)."""
+    return macros(lang).warehouse_cell_layer(warehouse)  # type: ignore[no-any-return]
+
+
+DRAWN_MACROS = frozenset({"wheel_disc", "warehouse_grid", "goods_counts", "coin", "round_track"})
+"""The ``macros.html`` pieces the board draws through ``drawn(name, ...)``: pure functions of
+their (hashable) arguments and the language, so each distinct drawing is made once."""
+
+
+@lru_cache(maxsize=16384)
+def drawn(lang: str, macro: str, args: tuple[Any, ...]) -> Markup:
+    if macro not in DRAWN_MACROS:
+        raise ValueError(f"{macro!r} is not one of the board's memoised drawings")
+    return getattr(macros(lang), macro)(*args)  # type: ignore[no-any-return]

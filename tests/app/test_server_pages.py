@@ -1,0 +1,111 @@
+"""The page's move form: the same service as the API, refusals told in the panel, and a move
+committed and drawn in a worker thread, never on the event loop."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from server_support import bearer, new_room
+
+from app.services import moves
+
+
+def seated(client: TestClient, room: dict[str, Any], seat: int) -> None:
+    """This client's browser holds `seat` of the room (the seat link sets the room's cookie)."""
+    assert client.get(f"/s/{room['tokens'][seat]}", follow_redirects=False).status_code == 303
+
+
+def a_move(client: TestClient, room: dict[str, Any], seat: int) -> str:
+    legal = client.get(f"/api/rooms/{room['room']}/legal", headers=bearer(room["tokens"][seat]))
+    return json.dumps(next(m for m in legal.json()["moves"] if m["type"] != "sell"))
+
+
+def post_form(client: TestClient, room: dict[str, Any], **fields: str) -> Any:
+    return client.post(f"/rooms/{room['room']}/moves", data=fields)
+
+
+def test_a_move_from_the_page_is_played_and_answered_with_the_board(client: TestClient) -> None:
+    room = new_room(client)
+    seated(client, room, 0)
+    move = a_move(client, room, 0)
+    answer = post_form(client, room, move=move, version="0", client_move_id="p1")
+    assert answer.status_code == 200, answer.text
+    assert 'id="board"' in answer.text
+    log = client.get(f"/api/rooms/{room['room']}/moves", headers=bearer(room["spectator"]))
+    assert [m["move"] for m in log.json()["moves"]] == [json.loads(move)]
+
+
+def test_page_refusals_are_told_in_the_panel(client: TestClient) -> None:
+    room = new_room(client)
+    move = a_move(client, room, 0)
+    assert post_form(client, room, move=move, version="0", client_move_id="x").status_code == 403
+    seated(client, room, 1)
+    not_yours = post_form(client, room, move=move, version="0", client_move_id="x")
+    assert not_yours.status_code == 409
+    assert "It is not your turn." in not_yours.text
+    seated(client, room, 0)
+    stale = post_form(client, room, move=move, version="5", client_move_id="x")
+    assert stale.status_code == 409
+    assert "The board changed before your move arrived" in stale.text
+    illegal = post_form(client, room, move='{"type":"nope"}', version="0", client_move_id="x")
+    assert illegal.status_code == 422
+    assert "The rules do not allow that move now." in illegal.text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"\xff\xfe\x00garbage", b"version=" + b"9" * 5000, b"version=%C2%B2&move=x", b"%%%"],
+)
+def test_malformed_move_forms_get_a_4xx(client: TestClient, body: bytes) -> None:
+    room = new_room(client)
+    seated(client, room, 0)
+    answer = client.post(
+        f"/rooms/{room['room']}/moves",
+        content=body,
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert 400 <= answer.status_code < 500, answer.text
+
+
+def test_a_move_from_the_page_does_not_hold_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a page's move is being committed, the server answers other requests.
+
+    The commit is held until /healthz has been answered (or 5 s have passed). A route that ran
+    on the event loop would hold the loop as well, and /healthz would only be answered after.
+    """
+    room = new_room(client)
+    seated(client, room, 0)
+    move = a_move(client, room, 0)
+    submit = moves.submit_move
+    committing, answered = threading.Event(), threading.Event()
+    waited: list[bool] = []
+
+    def slow_submit(*args: Any, **kwargs: Any) -> moves.MoveResult:
+        result = submit(*args, **kwargs)
+        committing.set()
+        waited.append(answered.wait(timeout=5))
+        return result
+
+    monkeypatch.setattr(moves, "submit_move", slow_submit)
+    posted: list[int] = []
+    poster = threading.Thread(
+        target=lambda: posted.append(
+            post_form(client, room, move=move, version="0", client_move_id="slow").status_code
+        )
+    )
+    poster.start()
+    try:
+        assert committing.wait(timeout=10)
+        assert client.get("/healthz").status_code == 200
+        answered.set()
+    finally:
+        answered.set()
+        poster.join(timeout=20)
+    assert posted == [200]
+    assert waited == [True], "/healthz waited for the move: the move ran on the event loop"

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
@@ -45,10 +44,8 @@ from app.routes.links import remember
 from app.services import records, seats
 from app.services.analyses import request_analysis
 from app.services.errors import NotAnalysable
-from app.ui.review import graph_for, positions_of, review_context, turning_point
+from app.ui.review import analysis_context, graph_for, review_context
 from app.ui.templates import templates_for
-from app.ui.words import words_for
-from engine.analysis import turning_points
 from engine.notation import record_text
 from engine.record import GameRecord, RecordError, read_record, record_json
 
@@ -133,22 +130,10 @@ def _analysis_response(
     lang: str,
 ) -> HTMLResponse:
     at = _at(request.query_params.get("at"), view.version)
-    positions = positions_of(view)
-    points = []
-    context: dict[str, Any] = {
-        "room_id": view.room_id,
-        "at": view.version if at is None else at,
-        "analysis": analysis,
-        "origin": queries.room_origin(session, room_id=view.room_id),
-        "room_finished": view.state.finished,
-        "warehouse": view.state.catalog.warehouse,
-    }
-    if analysis is not None and analysis.status == "done":
-        words = words_for(lang)
-        points = [turning_point(r, positions, words) for r in turning_points(analysis.reviews)]
-        context["graph"] = graph_for(view, analysis, context["at"])
-        context["graph_oob"] = True
-    context["turning_points"] = points
+    origin = queries.room_origin(session, room_id=view.room_id)
+    context = analysis_context(
+        view, view.version if at is None else at, lang=lang, origin=origin, analysis=analysis
+    )
     return templates_for(lang).TemplateResponse(request, "review_analysis.html", context)
 
 

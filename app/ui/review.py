@@ -133,11 +133,44 @@ def margins_of(analysis: AnalysisState | None, positions: list[GameState]) -> di
     return margins
 
 
-def graph_for(
-    view: RoomView, analysis: AnalysisState | None = None, at: int | None = None
-) -> ScoreGraph:
+def graph_for(view: RoomView, analysis: AnalysisState | None = None) -> ScoreGraph:
+    """The score graph of the room's game (templates/score_graph.html)."""
     positions = positions_of(view)
-    return score_graph(positions, margins_of(analysis, positions), at)
+    return score_graph(positions, margins_of(analysis, positions))
+
+
+def _turning_points(
+    analysis: AnalysisState | None, positions: list[GameState], words: Words
+) -> list[TurningPoint]:
+    if analysis is None or analysis.status != "done":
+        return []
+    return [turning_point(r, positions, words) for r in turning_points(analysis.reviews)]
+
+
+def analysis_context(
+    view: RoomView,
+    at: int,
+    *,
+    lang: str,
+    origin: RoomOrigin,
+    analysis: AnalysisState | None,
+) -> dict[str, Any]:
+    """The analysis part of the review (templates/review_analysis.html): its progress, or once
+    done its turning points and the graph with the computer's margin (swapped in out of band)."""
+    positions = positions_of(view)
+    context: dict[str, Any] = {
+        "room_id": view.room_id,
+        "at": at,
+        "analysis": analysis,
+        "origin": origin,
+        "room_finished": view.state.finished,
+        "warehouse": view.state.catalog.warehouse,
+        "turning_points": _turning_points(analysis, positions, words_for(lang)),
+    }
+    if analysis is not None and analysis.status == "done":
+        context["graph"] = score_graph(positions, margins_of(analysis, positions), at)
+        context["graph_oob"] = True
+    return context
 
 
 def review_context(
@@ -153,9 +186,6 @@ def review_context(
     positions = positions_of(view)
     state = positions[at]
     context = board_context(board_at(view, state, at), lang=lang)
-    points = []
-    if analysis is not None and analysis.status == "done":
-        points = [turning_point(r, positions, words) for r in turning_points(analysis.reviews)]
     context.update(
         review=True,
         oob=False,
@@ -165,7 +195,7 @@ def review_context(
         moves=move_items(view, positions, words),
         graph=score_graph(positions, margins_of(analysis, positions), at),
         analysis=analysis,
-        turning_points=points,
+        turning_points=_turning_points(analysis, positions, words),
         origin=origin,
         room_finished=view.state.finished,
         can_fork=not state.finished,

@@ -139,34 +139,36 @@ def graph_for(view: RoomView, analysis: AnalysisState | None = None) -> ScoreGra
     return score_graph(positions, margins_of(analysis, positions))
 
 
-def _turning_points(
-    analysis: AnalysisState | None, positions: list[GameState], words: Words
-) -> list[TurningPoint]:
-    if analysis is None or analysis.status != "done":
-        return []
-    return [turning_point(r, positions, words) for r in turning_points(analysis.reviews)]
-
-
-def analysis_context(
+def _analysis_part(
     view: RoomView,
+    positions: list[GameState],
     at: int,
-    *,
-    lang: str,
+    words: Words,
     origin: RoomOrigin,
     analysis: AnalysisState | None,
 ) -> dict[str, Any]:
-    """The analysis part of the review (templates/review_analysis.html): its progress, or once
-    done its turning points and the graph with the computer's margin (swapped in out of band)."""
-    positions = positions_of(view)
-    context: dict[str, Any] = {
+    """What templates/review_analysis.html needs, on the review page or on its own."""
+    points: list[TurningPoint] = []
+    if analysis is not None and analysis.status == "done":
+        points = [turning_point(r, positions, words) for r in turning_points(analysis.reviews)]
+    return {
         "room_id": view.room_id,
         "at": at,
         "analysis": analysis,
         "origin": origin,
         "room_finished": view.state.finished,
         "warehouse": view.state.catalog.warehouse,
-        "turning_points": _turning_points(analysis, positions, words_for(lang)),
+        "turning_points": points,
     }
+
+
+def analysis_context(
+    view: RoomView, at: int, *, lang: str, origin: RoomOrigin, analysis: AnalysisState | None
+) -> dict[str, Any]:
+    """The analysis part of the review alone: its progress, or once done its turning points and
+    the graph with the computer's margin (swapped in out of band)."""
+    positions = positions_of(view)
+    context = _analysis_part(view, positions, at, words_for(lang), origin, analysis)
     if analysis is not None and analysis.status == "done":
         context["graph"] = score_graph(positions, margins_of(analysis, positions), at)
         context["graph_oob"] = True
@@ -174,30 +176,21 @@ def analysis_context(
 
 
 def review_context(
-    view: RoomView,
-    at: int,
-    *,
-    lang: str,
-    origin: RoomOrigin,
-    analysis: AnalysisState | None,
+    view: RoomView, at: int, *, lang: str, origin: RoomOrigin, analysis: AnalysisState | None
 ) -> dict[str, Any]:
     """The review page's context at position `at` (0 ≤ at ≤ the room's version)."""
     words = words_for(lang)
     positions = positions_of(view)
     state = positions[at]
     context = board_context(board_at(view, state, at), lang=lang)
+    context.update(_analysis_part(view, positions, at, words, origin, analysis))
     context.update(
         review=True,
         oob=False,
-        at=at,
         last=len(positions) - 1,
         summary=summary_json(state),
         moves=move_items(view, positions, words),
         graph=score_graph(positions, margins_of(analysis, positions), at),
-        analysis=analysis,
-        turning_points=_turning_points(analysis, positions, words),
-        origin=origin,
-        room_finished=view.state.finished,
         can_fork=not state.finished,
         live_seat=view.viewer_seat,
     )

@@ -22,8 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .catalog import Catalog
-from .moves import Move
-from .record import (
+from .gamerecord import (
     DEFAULT_SEATS,
     GameRecord,
     RecordError,
@@ -31,6 +30,7 @@ from .record import (
     is_name,
     result_of,
 )
+from .moves import Move
 
 _ENTRY = re.compile(r"^(clay|fish|grain|wood)-(?:(\d+)d)?(?:(\d+)l)?$")
 _ACTION = re.compile(r"^(\d{1,6})\.\s+(.*)$")

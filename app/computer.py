@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import engine
 from app import queries
+from app.background import RoomTasks
 from app.lanes import Lanes
 from app.notify import Publisher
 from app.realtime import Hub
@@ -76,26 +77,23 @@ class ComputerPlayer:
         self._publisher = publisher
         self._redraw = redraw
         self._lanes = Lanes(self._queue_moved)
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._tasks = RoomTasks("computer")
         #: Database work running in worker threads (a cancelled task does not stop its thread).
         self._threads: set[asyncio.Future[Any]] = set()
         self._again: set[str] = set()
         #: Rooms known to have no computer (that never changes), so their changes cost nothing.
         self._human_rooms: OrderedDict[str, None] = OrderedDict()
-        self._closed = False
 
     # --- waking up ------------------------------------------------------------------------
 
     def nudge(self, room_id: str) -> None:
         """Look at the room soon: the computer moves if it is its turn (event loop only)."""
-        if self._closed or room_id in self._human_rooms:
+        if self._tasks.closed or room_id in self._human_rooms:
             return
         if room_id in self._tasks:
             self._again.add(room_id)
             return
-        task = asyncio.create_task(self._play(room_id), name=f"computer {room_id}")
-        self._tasks[room_id] = task
-        task.add_done_callback(lambda _done: self._tasks.pop(room_id, None))
+        self._tasks.start(room_id, lambda: self._play(room_id))
 
     async def resume(self) -> None:
         """Wake every room left on the computer's turn (at start: after a crash or restart)."""
@@ -104,16 +102,11 @@ class ComputerPlayer:
 
     async def idle(self) -> None:
         """Wait until no room is being played (tests and shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await self._tasks.idle()
 
     async def close(self) -> None:
         """Stop playing: cancel the rooms' tasks, let their database work end, stop the bots."""
-        self._closed = True
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._tasks.close()
         await asyncio.gather(*list(self._threads), return_exceptions=True)
         await self._lanes.close()
 
@@ -126,7 +119,7 @@ class ComputerPlayer:
 
     async def _play(self, room_id: str) -> None:
         failures = 0
-        while not self._closed:
+        while not self._tasks.closed:
             self._again.discard(room_id)
             try:
                 has_computer, turn = await self._in_thread(self._turn, room_id)

@@ -226,20 +226,28 @@ def room_view(read: RoomReaderDep) -> RoomView:
 RoomViewDep = Annotated[RoomView, Depends(room_view)]
 
 
-def table_view(
-    session: SessionDep,
-    viewer: CookieViewerDep,
-    base: BaseUrlDep,
-    settings: SettingsDep,
-    t: TranslatorDep,
-) -> RoomView:
-    """As `room_view`, for the table page: refusals are whole pages (403 no link, 404 no room)."""
+async def table_viewer(viewer: CookieViewerDep, t: TranslatorDep) -> Viewer:
+    """The viewer of a whole page of the room (the table, the review); 403 page without a link."""
     if viewer is None:
         raise PageError(
             403,
             t.gettext("Open the invite, seat or spectator link you were given for this room."),
             t.gettext("This room needs a link"),
         )
+    return viewer
+
+
+TableViewerDep = Annotated[Viewer, Depends(table_viewer)]
+
+
+def table_view(
+    session: SessionDep,
+    viewer: TableViewerDep,
+    base: BaseUrlDep,
+    settings: SettingsDep,
+    t: TranslatorDep,
+) -> RoomView:
+    """As `room_view`, for the table page: refusals are whole pages (403 no link, 404 no room)."""
     try:
         return _reader(session, viewer, base, settings)()
     except RoomNotFound:

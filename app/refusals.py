@@ -2,10 +2,11 @@
 
 The engine refuses a move with a code and JSON params (``IllegalMove`` / ``MalformedMove``, listed
 in docs/engine-api.md); the services refuse a request with a code of their own (:data:`SERVICE`,
-raised as a `ServiceError`). :data:`REFUSALS` holds both, one entry per code, and its status is the
-same for the JSON API and the pages (whose htmx config swaps 403, 409 and 422 into the panel).
-:func:`sentence` puts a refusal into words in one of our languages, with building names from the
-catalog and amounts the local way ("2 jíly"); :func:`problem` is the JSON API's answer.
+raised as a `ServiceError`); a game record is refused with one of ``engine.record.CODES``.
+:data:`REFUSALS` holds them all, one entry per code, and its status is the same for the JSON API
+and the pages (whose htmx config swaps 403, 409 and 422 into the panel). :func:`sentence` puts a
+refusal into words in one of our languages, with building names from the catalog and amounts the
+local way ("2 jíly"); :func:`problem` is the JSON API's answer.
 """
 
 from __future__ import annotations
@@ -226,6 +227,7 @@ REFUSALS: dict[str, Refusal] = {
     "invalid_link": Refusal(404, N_("This link is not valid.")),
     "seat_taken": Refusal(409, N_("This invite was already used: the seat is taken.")),
     "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
+    "not_analysable": Refusal(409, N_("The game can be analysed once it is over.")),
     "client_move_id_reused": Refusal(409, N_("This id was used for another move.")),
     "bad_client_move_id": Refusal(
         422,
@@ -235,8 +237,17 @@ REFUSALS: dict[str, Refusal] = {
             p["max_length"],
         ),
     ),
+    # --- game records (engine.record.RecordError; the line comes apart: record_sentence) ----------
+    "too_large": Refusal(422, N_("The record is too large.")),
+    "syntax": Refusal(422, N_("This line is neither JSON nor the record notation.")),
+    "shape": Refusal(422, N_("A part of the record is missing or has the wrong form.")),
+    "catalog": Refusal(422, N_("The record was played with other numbers (another catalog).")),
+    "malformed_move": Refusal(422, N_("A move on this line cannot be read.")),
+    "illegal_move": Refusal(422, N_("A move on this line is not legal at that point of the game.")),
+    "result": Refusal(422, N_("The result does not match the moves.")),
 }
-"""Every refusal code, the engine's and the services', with its status and words."""
+"""Every refusal code, the engine's, the services' and the game records', with its status and
+words."""
 
 SERVICE: tuple[str, ...] = (
     "stale_version",
@@ -251,6 +262,7 @@ SERVICE: tuple[str, ...] = (
     "rematch_refused",
     "bad_client_move_id",
     "client_move_id_reused",
+    "not_analysable",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` ``{"max_length": int}``, the others none."""
@@ -282,6 +294,14 @@ def problem(error: ServiceError, **extra: Any) -> JSONResponse:
     ``{"detail": English sentence, "code": ..., "params": {...}, **extra}``."""
     body = {"detail": detail(error), "code": error.code, "params": error.params, **extra}
     return JSONResponse(body, status_code=status(error.code))
+
+
+def record_sentence(code: str, line: int, lang: str) -> str:
+    """Why a game record was refused, with the line it was refused on ("Line 3: …"; 0: none)."""
+    reason = sentence(code, {}, lang)
+    if line:
+        return words_for(lang).lang.gettext("Line %(line)s: %(reason)s", line=line, reason=reason)
+    return reason
 
 
 def _values(lang: str, params: Mapping[str, Any], catalog: Catalog) -> dict[str, str]:

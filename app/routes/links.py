@@ -25,8 +25,9 @@ from app.ui.templates import templates_for
 router = APIRouter(include_in_schema=False)
 
 
-def _remember(request: Request, room_id: str, token: str) -> Response:
-    response = RedirectResponse(f"/rooms/{room_id}", status_code=303)
+def remember(request: Request, room_id: str, token: str, page: str = "") -> Response:
+    """Keep `token` in the room's cookie and go to the room's table (or its `page`, "/review")."""
+    response = RedirectResponse(f"/rooms/{room_id}{page}", status_code=303)
     set_cookie(
         response, request, cookie_name(room_id), token, max_age=COOKIE_MAX_AGE, httponly=True
     )
@@ -46,7 +47,7 @@ def _open(request: Request, session: Session, token: str, kind: str) -> Response
     viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != kind:
         return _invalid()
-    return _remember(request, viewer.room_id, token)
+    return remember(request, viewer.room_id, token)
 
 
 @router.get("/s/{token}")
@@ -79,7 +80,7 @@ def open_invite_link(token: str, request: Request, session: SessionDep) -> Respo
     if _seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     if viewer.seat_taken:
-        return _remember(request, viewer.room_id, token)
+        return remember(request, viewer.room_id, token)
     seat = seats.invite_seat(session, invite_token=token)
     return templates_for(language_of(request)).TemplateResponse(
         request, "join.html", {"token": token, "seat": seat}
@@ -99,5 +100,5 @@ def accept_invite(
     try:
         claimed = seats.claim_invite(session, invite_token=token, base_url=base, publisher=hub)
     except SeatTaken:
-        return _remember(request, viewer.room_id, token)
-    return _remember(request, claimed.room_id, claimed.token)
+        return remember(request, viewer.room_id, token)
+    return remember(request, claimed.room_id, claimed.token)

@@ -6,7 +6,8 @@ sentence in each language).
 (``seat_taken``), `NotYourTurn` (``not_your_turn``, ``not_a_player``, ``game_over``),
 `StaleVersion` (``stale_version``), `MoveRefused` (the engine's code, or ``bad_client_move_id``),
 `ClientMoveIdReused` (``client_move_id_reused``), `RematchRefused` (``rematch_refused``),
-`NoAccess` (``needs_token``, ``wrong_token``, ``not_a_player``: the JSON API's token checks).
+`NotAnalysable` (``not_analysable``), `NoAccess` (``needs_token``, ``wrong_token``,
+``not_a_player``: the JSON API's token checks).
 """
 
 from __future__ import annotations
@@ -90,6 +91,12 @@ class ClientMoveIdReused(ServiceError):
 
 class RematchRefused(ServiceError):
     code = "rematch_refused"
+
+
+class NotAnalysable(ServiceError):
+    """The game can still change: only finished games and imported records are analysed."""
+
+    code = "not_analysable"
 
 
 class NoAccess(ServiceError):

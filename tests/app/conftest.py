@@ -28,7 +28,16 @@ from app.models import Move, Room
 from app.settings import Settings
 
 IN_CI = os.environ.get("CI") == "true"
-TABLES = ("connections", "server_processes", "rematch_offers", "moves", "links", "seats", "rooms")
+TABLES = (
+    "analyses",
+    "connections",
+    "server_processes",
+    "rematch_offers",
+    "moves",
+    "links",
+    "seats",
+    "rooms",
+)
 
 
 def _postgres_unavailable(reason: str) -> None:

@@ -1,4 +1,8 @@
-"""`python -m app`: apply the migrations, then serve on HOST:PORT with uvicorn."""
+"""`python -m app`: apply the migrations, then serve on HOST:PORT with uvicorn.
+
+uvicorn believes the X-Forwarded-For/-Proto headers of the proxies in FORWARDED_ALLOW_IPS only,
+and drops connections whose request headers take longer than 10 s (`app.protocol`).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import uvicorn
 
 from app.main import create_app
 from app.migrate import upgrade
+from app.protocol import HeaderDeadlineProtocol
 from app.routes.ws import MAX_MESSAGE_BYTES
 from app.settings import Settings
 
@@ -29,6 +34,8 @@ def main() -> None:
         ws_ping_timeout=settings.ws_ping_timeout,
         log_level="warning",
         proxy_headers=True,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
+        http=HeaderDeadlineProtocol,
     )
 
 

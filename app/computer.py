@@ -10,29 +10,28 @@ only one move is applied and the other gets the original answer back; a stale ve
 else moved first) is read again quietly. A turn may start with sells, so the computer keeps
 playing until the turn has passed.
 
-The bots never run on the event loop. The easy bot (a random pick, about a millisecond) runs in
-a worker thread; the normal and strong bots run in a small process pool, because the strong bot
-holds a CPU for its whole time budget. On start the server resumes every room left on the
-computer's turn, so a crash or a restart never leaves a game stuck.
+The bots never run on the event loop: each strength thinks in a lane of its own (`app.lanes`),
+the easy bot in worker threads, the normal and strong bots in bot processes, so a queue of
+strong searches never delays a quick move; while a room waits in the strong queue its table
+says how many games are ahead. On start the server resumes every room left on the computer's
+turn, so a crash or a restart never leaves a game stuck.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
 import random
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
 
 import engine
 from app import queries
+from app.background import RoomTasks
+from app.lanes import Lanes
 from app.notify import Publisher
 from app.realtime import Hub
 from app.services import moves
@@ -43,10 +42,6 @@ log = logging.getLogger(__name__)
 
 STRONG_BUDGET_S = 1.0
 """The strong bot's thinking time per move (see docs/ai.md: p95 about 1.1 s on two cores)."""
-IN_THREAD = frozenset({"easy"})
-"""Strengths quick enough to think in a worker thread; the others use the process pool."""
-POOL_WORKERS = max(1, min(2, (os.cpu_count() or 2) - 1))
-"""Bot processes: leave a core to the server itself."""
 MAX_FAILURES = 3
 """Attempts at one room before the computer gives up until the room's next change."""
 HUMAN_ROOMS_REMEMBERED = 10_000
@@ -75,32 +70,30 @@ class ComputerPlayer:
         sessions: sessionmaker[Session],
         publisher: Publisher,
         *,
-        workers: int = POOL_WORKERS,
+        redraw: Callable[[str], None] | None = None,
     ) -> None:
+        """`redraw(room_id)`: show a room's table again (its place in the queue changed)."""
         self._sessions = sessions
         self._publisher = publisher
-        self._workers = workers
-        self._pool: ProcessPoolExecutor | None = None
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._redraw = redraw
+        self._lanes = Lanes(self._queue_moved)
+        self._tasks = RoomTasks("computer")
         #: Database work running in worker threads (a cancelled task does not stop its thread).
         self._threads: set[asyncio.Future[Any]] = set()
         self._again: set[str] = set()
         #: Rooms known to have no computer (that never changes), so their changes cost nothing.
         self._human_rooms: OrderedDict[str, None] = OrderedDict()
-        self._closed = False
 
     # --- waking up ------------------------------------------------------------------------
 
     def nudge(self, room_id: str) -> None:
         """Look at the room soon: the computer moves if it is its turn (event loop only)."""
-        if self._closed or room_id in self._human_rooms:
+        if self._tasks.closed or room_id in self._human_rooms:
             return
         if room_id in self._tasks:
             self._again.add(room_id)
             return
-        task = asyncio.create_task(self._play(room_id), name=f"computer {room_id}")
-        self._tasks[room_id] = task
-        task.add_done_callback(lambda _done: self._tasks.pop(room_id, None))
+        self._tasks.start(room_id, lambda: self._play(room_id))
 
     async def resume(self) -> None:
         """Wake every room left on the computer's turn (at start: after a crash or restart)."""
@@ -109,26 +102,24 @@ class ComputerPlayer:
 
     async def idle(self) -> None:
         """Wait until no room is being played (tests and shutdown)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await self._tasks.idle()
 
     async def close(self) -> None:
         """Stop playing: cancel the rooms' tasks, let their database work end, stop the bots."""
-        self._closed = True
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._tasks.close()
         await asyncio.gather(*list(self._threads), return_exceptions=True)
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        await self._lanes.close()
+
+    def _queue_moved(self, rooms: list[str]) -> None:
+        if self._redraw is not None:
+            for room_id in rooms:
+                self._redraw(room_id)
 
     # --- playing one room -------------------------------------------------------------------
 
     async def _play(self, room_id: str) -> None:
         failures = 0
-        while not self._closed:
+        while not self._tasks.closed:
             self._again.discard(room_id)
             try:
                 has_computer, turn = await self._in_thread(self._turn, room_id)
@@ -151,22 +142,7 @@ class ComputerPlayer:
 
     async def _think(self, turn: queries.ComputerTurn) -> engine.Move:
         seed = f"{turn.room_id}:{turn.version}"
-        executor: Executor | None = None if turn.level in IN_THREAD else self._process_pool()
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(executor, think, turn.state, turn.level, seed)
-        except BrokenProcessPool:
-            # A bot process died (killed, out of memory): start afresh on the next attempt.
-            self._pool = None
-            raise
-
-    def _process_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # "spawn": the server has threads, and forking a threaded process is unsafe.
-            self._pool = ProcessPoolExecutor(
-                max_workers=self._workers, mp_context=multiprocessing.get_context("spawn")
-            )
-        return self._pool
+        return await self._lanes.run(turn.level, turn.room_id, think, turn.state, turn.level, seed)
 
     # --- the database side (worker threads) ---------------------------------------------------
 

@@ -14,7 +14,7 @@ from functools import partial
 from typing import Annotated
 from urllib.parse import parse_qsl
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
@@ -25,7 +25,7 @@ from app.i18n import Language, language, language_of
 from app.realtime import Hub
 from app.roomview import RoomView, Viewer
 from app.services import seats
-from app.services.errors import RoomNotFound
+from app.services.errors import NoAccess, RoomNotFound
 from app.settings import Settings
 
 COOKIE_PREFIX = "ip_"
@@ -129,17 +129,17 @@ async def token_viewer(
 ) -> Viewer:
     """The viewer behind the Bearer token; 403 unless it is a token of this room."""
     if credentials is None:
-        raise HTTPException(403, "This needs a room token: Authorization: Bearer <token>.")
+        raise NoAccess("needs_token")
     viewer = await viewer_of(request, credentials.credentials)
     if viewer is None or viewer.room_id != room_id:
-        raise HTTPException(403, "This token does not open this room.")
+        raise NoAccess("wrong_token")
     return viewer
 
 
 async def token_seat(viewer: Annotated[Viewer, Depends(token_viewer)]) -> Viewer:
     """As `token_viewer`, but only a player's seat token will do."""
     if viewer.kind != "seat" or viewer.seat is None:
-        raise HTTPException(403, "Only a player's seat token can do this.")
+        raise NoAccess("not_a_player")
     return viewer
 
 
@@ -226,20 +226,28 @@ def room_view(read: RoomReaderDep) -> RoomView:
 RoomViewDep = Annotated[RoomView, Depends(room_view)]
 
 
-def table_view(
-    session: SessionDep,
-    viewer: CookieViewerDep,
-    base: BaseUrlDep,
-    settings: SettingsDep,
-    t: TranslatorDep,
-) -> RoomView:
-    """As `room_view`, for the table page: refusals are whole pages (403 no link, 404 no room)."""
+async def table_viewer(viewer: CookieViewerDep, t: TranslatorDep) -> Viewer:
+    """The viewer of a whole page of the room (the table, the review); 403 page without a link."""
     if viewer is None:
         raise PageError(
             403,
             t.gettext("Open the invite, seat or spectator link you were given for this room."),
             t.gettext("This room needs a link"),
         )
+    return viewer
+
+
+TableViewerDep = Annotated[Viewer, Depends(table_viewer)]
+
+
+def table_view(
+    session: SessionDep,
+    viewer: TableViewerDep,
+    base: BaseUrlDep,
+    settings: SettingsDep,
+    t: TranslatorDep,
+) -> RoomView:
+    """As `room_view`, for the table page: refusals are whole pages (403 no link, 404 no room)."""
     try:
         return _reader(session, viewer, base, settings)()
     except RoomNotFound:

@@ -2,7 +2,8 @@
 
 - Request bodies are limited to 16 KiB (413 otherwise), whether or not they declare a length.
 - A POST (any unsafe method) from a browser page of another site is refused (403): when the
-  `Origin` header is present it must be the server's own origin or an allowed one.
+  `Origin` header is present it must be the server's own origin or an allowed one (or "null"
+  with `Sec-Fetch-Site: same-origin`: a form of this site under `Referrer-Policy: no-referrer`).
   WebSocket handshakes get the same check in `app.routes.ws` (neither uvicorn nor Starlette
   checks the Origin of a WebSocket).
 """
@@ -27,17 +28,23 @@ def origin_allowed(headers: Iterable[tuple[bytes, bytes]], extra_origins: frozen
     The comparison is on host and port, so that a TLS proxy in front (https outside, http
     inside) still matches; other sites must be listed in ALLOWED_ORIGINS.
     """
-    origin = host = None
+    origin = host = fetch_site = None
     for name, value in headers:
         if name == b"origin":
             origin = value.decode("latin-1").strip()
         elif name == b"host":
             host = value.decode("latin-1").strip().lower()
+        elif name == b"sec-fetch-site":
+            fetch_site = value.decode("latin-1").strip().lower()
     if origin is None:
         return True
     if origin.rstrip("/") in extra_origins:
         return True
-    if origin == "null" or host is None:
+    if origin == "null":
+        # Under `Referrer-Policy: no-referrer` a browser's own form posts say "null"; the
+        # browser still tells (in a header no page can set) whether the page was of this site.
+        return fetch_site == "same-origin"
+    if host is None:
         return False
     parts = urlsplit(origin)
     if parts.scheme not in ("http", "https", "ws", "wss") or not parts.netloc:

@@ -26,13 +26,18 @@ from app.db import engine_for, make_sessionmaker
 from app.deps import PageError
 from app.guards import RequestGuard
 from app.head import HeadAsGet
+from app.headers import SecurityHeaders
+from app.i18n import LANGUAGES
+from app.lanes import games_ahead
+from app.limits import AbuseLimits
 from app.realtime import run_periodically
-from app.routes import api, health, links, pages, ws
-from app.routes.refusals import problem
+from app.refusals import problem
+from app.routes import api, apidocs, health, links, pages, review, ws
 from app.services import presence
-from app.services.errors import RoomNotFound
+from app.services.errors import ServiceError
 from app.settings import Settings
 from app.ui.board import BoardPainter, render_board
+from app.ui.templates import environment_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,7 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sessionmaker = sessions
         app.state.hub = hub
         app.state.process_id = process_id
-        computer = ComputerPlayer(sessions, hub)
+        computer = ComputerPlayer(sessions, hub, redraw=hub.redraw)
         hub.computer = computer
         app.state.computer = computer
 
@@ -95,10 +100,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Inland Port",
         summary="Le Havre: The Inland Port, played live in the browser",
         lifespan=lifespan,
+        docs_url=None,  # served by app.routes.apidocs from vendored files
+        redoc_url=None,
     )
+    app.add_middleware(
+        AbuseLimits,
+        rooms_per_minute=settings.rooms_per_minute,
+        room_burst=settings.room_burst,
+        sockets_per_address=settings.sockets_per_address,
+    )
+    # Outside the limits: a cross-site post is refused before it counts against the address.
     app.add_middleware(RequestGuard, extra_origins=settings.extra_origins)
     # Pages, CSS and the vendored htmx are text: gzip makes a first load about a quarter of its size.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    app.add_middleware(SecurityHeaders, https=settings.https)
     app.add_middleware(HeadAsGet)  # outermost: HEAD answers exactly what GET would, bodiless
 
     @app.exception_handler(RequestValidationError)
@@ -110,17 +125,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ]
         return JSONResponse({"detail": errors}, status_code=422)
 
-    @app.exception_handler(RoomNotFound)
-    async def room_not_found(_request: Request, exc: RoomNotFound) -> JSONResponse:
+    @app.exception_handler(ServiceError)
+    async def refused(_request: Request, exc: ServiceError) -> JSONResponse:
+        """A request refused before (or outside) its route's own answer: the token checks, a
+        room that does not exist."""
         return problem(exc)
 
     app.add_exception_handler(PageError, pages.page_error)
 
     app.include_router(health.router)
+    app.include_router(apidocs.router)
     app.include_router(api.router)
     app.include_router(links.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
+    app.include_router(review.router)
+    for lang in LANGUAGES:  # the tables say where a room waits in the computer's queue
+        environment_for(lang).globals["games_ahead"] = games_ahead
     static = ROOT / "static"
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=static), name="static")

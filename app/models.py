@@ -41,6 +41,12 @@ class Room(Base):
     #: The computer's strength ("easy", "normal", "strong") when it holds `computer_seat`.
     computer: Mapped[str | None] = mapped_column(String(16), default=None)
     computer_seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: How the room began: None (a new game), "import" (a record, read-only), "fork" (a position).
+    origin: Mapped[str | None] = mapped_column(String(16), default=None)
+    #: The first `start_moves` moves of the log are the room's start record (not played here).
+    start_moves: Mapped[int] = mapped_column(Integer, default=0)
+    #: The room a fork was made from.
+    origin_room_id: Mapped[str | None] = mapped_column(String(32), default=None)
 
 
 class Seat(Base):
@@ -96,6 +102,27 @@ class RematchOffer(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat_token_hash: Mapped[str] = mapped_column(String(64))
     spectator_token_hash: Mapped[str] = mapped_column(String(64))
+
+
+class Analysis(Base):
+    """The strong computer's analysis of a room's game, computed once (see app/analysis_jobs.py).
+
+    `done` of `total` turns are weighed while `status` is "running"; `result` holds the turn
+    reviews (JSON) once it is "done".
+    """
+
+    __tablename__ = "analyses"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: The number of moves of the log analysed.
+    version: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[str | None] = mapped_column(Text, default=None)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ServerProcess(Base):

@@ -8,7 +8,6 @@ made in another process (its notification carries the move), without reading the
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -118,8 +117,3 @@ def remember_move(room_id: str, version: int, seat: int, move: str) -> bool:
     entry = log_entry(cached.version, seat, parsed, events)
     positions.put(room_id, Position(version, state, (*cached.log, entry)))
     return True
-
-
-def snapshot_json(state: engine.GameState) -> str:
-    """The canonical JSON of a position's summary, as stored in `rooms.snapshot`."""
-    return json.dumps(engine.summary(state), sort_keys=True, separators=(",", ":"))

@@ -23,6 +23,7 @@ from app.positions import position
 from app.roomview import LogEntry, RematchInfo, RoomFacts, RoomView, Viewer
 from app.security import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.services.errors import RoomNotFound
+from engine.record import GameRecord
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,25 @@ class ComputerTurn:
     seat: int
     version: int
     state: engine.GameState
+
+
+@dataclass(frozen=True)
+class RoomOrigin:
+    """Where a room's game began: `origin` None for a game from the start, "import" for a
+    record opened read-only, "fork" for a game played on from a position of `origin_room_id`.
+    The first `start_moves` moves of its log are that start."""
+
+    origin: str | None
+    start_moves: int
+    origin_room_id: str | None
+
+
+COMPUTER_NAMES = {
+    "easy": "Computer (easy)",
+    "normal": "Computer (normal)",
+    "strong": "Computer (strong)",
+}
+"""How a game record names the computer's seat."""
 
 
 @dataclass(frozen=True)
@@ -58,10 +78,9 @@ def _room(session: Session, room_id: str) -> Room:
 
 def game_result(state: engine.GameState) -> dict[str, Any]:
     """Final scores, the winner (None for a draw) and each seat's breakdown (francs, buildings)."""
-    a, b = engine.scores(state)
     return {
-        "scores": [a, b],
-        "winner": None if a == b else (0 if a > b else 1),
+        "scores": list(engine.scores(state)),
+        "winner": engine.winner(state),
         "breakdown": [engine.score_breakdown(state, 0), engine.score_breakdown(state, 1)],
     }
 
@@ -149,6 +168,34 @@ def move_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
             select(Move.seq, Move.seat, Move.move).where(Move.room_id == room_id).order_by(Move.seq)
         ).all()
         return [{"seq": seq, "seat": seat, "move": json.loads(m)} for seq, seat, m in rows]
+    finally:
+        session.rollback()
+
+
+def canonical_log(session: Session, room_id: str) -> list[str]:
+    """The room's moves in their canonical text, oldest first (in the caller's transaction)."""
+    return list(
+        session.scalars(select(Move.move).where(Move.room_id == room_id).order_by(Move.seq))
+    )
+
+
+def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
+    """How the room's game began."""
+    try:
+        room = _room(session, room_id)
+        return RoomOrigin(room.origin, room.start_moves, room.origin_room_id)
+    finally:
+        session.rollback()
+
+
+def room_record(session: Session, *, room_id: str) -> GameRecord:
+    """The room's game as a record: its whole log, the seats named as at the table."""
+    try:
+        room = _room(session, room_id)
+        names = ["Player 1", "Player 2"]
+        if room.computer is not None and room.computer_seat is not None:
+            names[room.computer_seat] = COMPUTER_NAMES[room.computer]
+        return GameRecord.of(canonical_log(session, room_id), seats=(names[0], names[1]))
     finally:
         session.rollback()
 

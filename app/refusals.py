@@ -1,9 +1,12 @@
 """Refusals at the edge: every error code -> its HTTP status and its sentence in the viewer's language.
 
 The engine refuses a move with a code and JSON params (``IllegalMove`` / ``MalformedMove``, listed
-in docs/engine-api.md); the services refuse a request with a code of their own (:data:`SERVICE`).
-:data:`REFUSALS` holds both, one entry per code; :func:`sentence` puts a refusal into words in one
-of our languages, with building names from the catalog and amounts the local way ("2 jíly").
+in docs/engine-api.md); the services refuse a request with a code of their own (:data:`SERVICE`,
+raised as a `ServiceError`); a game record is refused with one of ``engine.record.CODES``.
+:data:`REFUSALS` holds them all, one entry per code, and its status is the same for the JSON API
+and the pages (whose htmx config swaps 403, 409 and 422 into the panel). :func:`sentence` puts a
+refusal into words in one of our languages, with building names from the catalog and amounts the
+local way ("2 jíly"); :func:`problem` is the JSON API's answer.
 """
 
 from __future__ import annotations
@@ -12,9 +15,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fastapi.responses import JSONResponse
+
 from engine import Catalog, default_catalog
 
-from .i18n import Language, language
+from .i18n import Language
+from .services.errors import ServiceError
+from .ui.words import AMOUNT_ORDER, GOODS, words_for
 
 Plural = Callable[[Language, dict[str, str], Mapping[str, Any]], str]
 """Renders a refusal whose sentence has a plural form: the language, the params put into words, and
@@ -29,7 +36,7 @@ def N_(message: str) -> str:
 @dataclass(frozen=True)
 class Refusal:
     status: int
-    """The HTTP status of an API answer refused with this code."""
+    """The HTTP status of a request refused with this code, from the API or a page."""
     text: str | Plural
     """The sentence (a catalogue text with ``%(param)s`` placeholders), or how to pick its plural."""
 
@@ -66,7 +73,7 @@ REFUSALS: dict[str, Refusal] = {
     ),
     "payments_not_a_list": _move(N_("payments must be a list of payments.")),
     # --- the engine: a move not allowed now -----------------------------------------------------
-    "game_over": Refusal(409, N_("The game is over.")),
+    "game_over": Refusal(403, N_("The game is over.")),
     "no_move_to_choose": Refusal(409, N_("The game is over: there is no move to choose.")),
     "sell_not_owned": _move(N_("You cannot sell %(building)s: you do not own it.")),
     "cannot_pass": _move(N_("You cannot pass: you can still build or use a building.")),
@@ -208,14 +215,19 @@ REFUSALS: dict[str, Refusal] = {
     # --- the services -----------------------------------------------------------------------------
     "stale_version": Refusal(
         409,
-        N_("The board changed: it is now at version %(current_version)s. Look again and retry."),
+        N_(
+            "The board changed before your move arrived: look at the new position and choose again."
+        ),
     ),
-    "not_your_turn": Refusal(409, N_("It is not your turn.")),
+    "not_your_turn": Refusal(403, N_("It is not your turn.")),
     "not_a_player": Refusal(403, N_("Only a player of this room can do that.")),
+    "needs_token": Refusal(403, N_("This needs a room token: Authorization: Bearer <token>.")),
+    "wrong_token": Refusal(403, N_("This token does not open this room.")),
     "room_not_found": Refusal(404, N_("There is no such room.")),
     "invalid_link": Refusal(404, N_("This link is not valid.")),
     "seat_taken": Refusal(409, N_("This invite was already used: the seat is taken.")),
     "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
+    "not_analysable": Refusal(409, N_("The game can be analysed once it is over.")),
     "client_move_id_reused": Refusal(409, N_("This id was used for another move.")),
     "bad_client_move_id": Refusal(
         422,
@@ -225,20 +237,32 @@ REFUSALS: dict[str, Refusal] = {
             p["max_length"],
         ),
     ),
+    # --- game records (engine.record.RecordError; the line comes apart: record_sentence) ----------
+    "too_large": Refusal(422, N_("The record is too large.")),
+    "syntax": Refusal(422, N_("This line is neither JSON nor the record notation.")),
+    "shape": Refusal(422, N_("A part of the record is missing or has the wrong form.")),
+    "catalog": Refusal(422, N_("The record was played with other numbers (another catalog).")),
+    "malformed_move": Refusal(422, N_("A move on this line cannot be read.")),
+    "illegal_move": Refusal(422, N_("A move on this line is not legal at that point of the game.")),
+    "result": Refusal(422, N_("The result does not match the moves.")),
 }
-"""Every refusal code, the engine's and the services', with its status and words."""
+"""Every refusal code, the engine's, the services' and the game records', with its status and
+words."""
 
 SERVICE: tuple[str, ...] = (
     "stale_version",
     "not_your_turn",
     "game_over",
     "not_a_player",
+    "needs_token",
+    "wrong_token",
     "room_not_found",
     "invalid_link",
     "seat_taken",
     "rematch_refused",
     "bad_client_move_id",
     "client_move_id_reused",
+    "not_analysable",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` ``{"max_length": int}``, the others none."""
@@ -253,33 +277,57 @@ def sentence(
     code: str, params: Mapping[str, Any], lang: str, catalog: Catalog | None = None
 ) -> str:
     """A refusal in the language ``lang`` ("en", "cs", "pt_BR"): "Stavebniny stojí 1 dřevo a 2 jíly; …"."""
-    t = language(lang)
+    t = words_for(lang).lang
     text = REFUSALS[code].text
-    shown = _values(t, params, catalog or default_catalog())
+    shown = _values(lang, params, catalog or default_catalog())
     return t.gettext(text, **shown) if isinstance(text, str) else text(t, shown, params)
 
 
-def _values(t: Language, params: Mapping[str, Any], catalog: Catalog) -> dict[str, str]:
+def detail(error: ServiceError) -> str:
+    """The English sentence of a refusal in a JSON answer: for a move the engine refused, the
+    engine's own (docs/engine-api.md); else the table's."""
+    return error.reason or sentence(error.code, error.params, "en")
+
+
+def problem(error: ServiceError, **extra: Any) -> JSONResponse:
+    """The JSON API's answer to a refusal, with its status:
+    ``{"detail": English sentence, "code": ..., "params": {...}, **extra}``."""
+    body = {"detail": detail(error), "code": error.code, "params": error.params, **extra}
+    return JSONResponse(body, status_code=status(error.code))
+
+
+def record_sentence(code: str, line: int, lang: str) -> str:
+    """Why a game record was refused, with the line it was refused on ("Line 3: …"; 0: none)."""
+    reason = sentence(code, {}, lang)
+    if line:
+        return words_for(lang).lang.gettext("Line %(line)s: %(reason)s", line=line, reason=reason)
+    return reason
+
+
+def _values(lang: str, params: Mapping[str, Any], catalog: Catalog) -> dict[str, str]:
     """The params put into words: names, goods and amounts in the language, numbers the local way."""
+    words = words_for(lang)
+    t = words.lang
     shown: dict[str, str] = {}
     good = params.get("good")
-    food_or_good = good if isinstance(good, str) and good in _GOOD_NAMES else "food"
+    food_or_good = good if good in GOODS else "food"
     for key, value in params.items():
         if key == "building":
             known = isinstance(value, str) and value in catalog.by_id
-            shown[key] = catalog.building(value).name_in(t.code) if known else repr(value)
+            shown[key] = catalog.building(value).name_in(lang) if known else repr(value)
         elif key in ("cost", "have"):
-            shown[key] = t.join([_amount(t, good, n) for good, n in _in_table_order(value)])
+            amounts = [words.amount(g, value[g]) for g in AMOUNT_ORDER if g in value]
+            shown[key] = t.join(amounts)
             if key == "cost" and "food" in value:
                 shown[key] = t.gettext("%(amount)s (fish or grain)", amount=shown[key])
         elif key in ("fee", "francs"):
-            shown[key] = _amount(t, "francs", value)
+            shown[key] = words.francs(value)
         elif key in ("paid", "needed", "cover"):
-            shown[key] = _amount(t, food_or_good if key != "cover" else "food", value)
+            shown[key] = words.amount(food_or_good if key != "cover" else "food", value)
         elif key == "n":  # named apart from ``Language.ngettext``'s own ``n``
             shown["multiplier"] = t.number(value)
         elif key == "good":
-            shown[key] = _GOOD_NAMES[value](t) if value in _GOOD_NAMES else str(value)
+            shown[key] = words.good_name(value) if value in GOODS else str(value)
         elif isinstance(value, bool) or (key == "given" and not isinstance(value, int)):
             shown[key] = repr(value)
         elif isinstance(value, int):
@@ -287,34 +335,3 @@ def _values(t: Language, params: Mapping[str, Any], catalog: Catalog) -> dict[st
         else:
             shown[key] = str(value)
     return shown
-
-
-_ORDER = ("fish", "wood", "clay", "grain", "food", "francs")
-"""Goods as the table lists them, food and francs last."""
-
-
-def _in_table_order(amounts: Mapping[str, int]) -> list[tuple[str, int]]:
-    return sorted(amounts.items(), key=lambda item: _ORDER.index(item[0]))
-
-
-_GOOD_NAMES: dict[str, Callable[[Language], str]] = {
-    "fish": lambda t: t.pgettext("good", "fish"),
-    "wood": lambda t: t.pgettext("good", "wood"),
-    "clay": lambda t: t.pgettext("good", "clay"),
-    "grain": lambda t: t.pgettext("good", "grain"),
-}
-
-
-def _amount(t: Language, good: str, n: int) -> str:
-    """'2 clay', '1 franc' — '2 jíly', '1 frank' in Czech."""
-    if good == "fish":
-        return t.ngettext("%(num)s fish", "%(num)s fish", n)
-    if good == "wood":
-        return t.ngettext("%(num)s wood", "%(num)s wood", n)
-    if good == "clay":
-        return t.ngettext("%(num)s clay", "%(num)s clay", n)
-    if good == "grain":
-        return t.ngettext("%(num)s grain", "%(num)s grain", n)
-    if good == "food":
-        return t.ngettext("%(num)s food", "%(num)s food", n)
-    return t.ngettext("%(num)s franc", "%(num)s francs", n)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -27,6 +28,13 @@ class Settings(BaseSettings):
     ws_ping_timeout: float = 20.0
     #: Seconds after which a server process that stopped sending heartbeats counts as gone.
     presence_timeout: float = 30.0
+    #: Proxies (comma-separated IPs, or "*") whose X-Forwarded-For/-Proto headers are believed.
+    forwarded_allow_ips: str = "127.0.0.1"
+    #: Rooms one client address may open per minute, and at once (0: no limit; app.limits).
+    rooms_per_minute: int = 20
+    room_burst: int = 5
+    #: Sockets one client address may hold open at once (0: no limit).
+    sockets_per_address: int = 32
 
     @cached_property
     def resolved_database_url(self) -> str:
@@ -35,11 +43,19 @@ class Settings(BaseSettings):
         return f"sqlite:///{(self.data_dir / 'inland-port.sqlite3').resolve()}"
 
     @property
+    def https(self) -> bool:
+        """Whether the public address is https: cookies are then Secure and HSTS is sent."""
+        return (self.public_url or "").lower().startswith("https://")
+
+    @property
     def is_postgres(self) -> bool:
         return self.resolved_database_url.startswith("postgresql")
 
     @property
     def extra_origins(self) -> frozenset[str]:
-        return frozenset(
-            o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip()
-        )
+        """ALLOWED_ORIGINS, and the origin of PUBLIC_URL (a proxy may rewrite the Host)."""
+        origins = [o.strip().rstrip("/") for o in self.allowed_origins.split(",") if o.strip()]
+        if self.public_url:
+            parts = urlsplit(self.public_url)
+            origins.append(f"{parts.scheme}://{parts.netloc}".lower())
+        return frozenset(origins)

@@ -6,8 +6,9 @@
     python -m engine bench [--games N] [--repeats R]
 
 FILE is ``{"moves": [move, ...]}`` with an optional ``"catalog"`` path (relative to the current
-directory). An illegal or malformed move, or an unreadable FILE, ends with exit status 1 and one
-line on stderr.
+directory), or a game record: JSON (``"format": "inland-port-record/1"``) or the text notation
+(docs/notation.md). An illegal or malformed move, or an unreadable FILE, ends with exit status 1
+and one line on stderr (for a record: naming the line).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 from .arena import add_arena_command
 from .catalog import Catalog, default_catalog
 from .loader import load_catalog
+from .record import RecordError, read_record
 from .rules import apply, legal_moves
 from .state import GameState, new_game, scores, summary_json
 
@@ -33,9 +35,19 @@ class _Unreadable(Exception):
 
 def _read_game_file(path: str) -> tuple[list[Any], Catalog]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            if text.lstrip().startswith(("{", "[")):
+                raise
+            return list(read_record(text).moves), default_catalog()  # the text notation
+        if isinstance(data, dict) and "format" in data:
+            return list(read_record(text).moves), default_catalog()
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise _Unreadable(f"cannot read {path}: {err}") from err
+    except RecordError as err:
+        raise _Unreadable(f"{path}: {err}") from err
     if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
         raise _Unreadable(f"{path}: expected an object with a list of moves")
     catalog = default_catalog()

@@ -185,9 +185,10 @@ def _check_fields(obj: Mapping[str, Any], required: set[str], optional: set[str]
 
 
 def _given(value: Any) -> Any:
-    """A value found in the input, for an error's params: itself when JSON can hold it, else its repr."""
+    """A value found in the input, for an error's params: itself when JSON can hold it, else its repr
+    (``NaN`` and ``Infinity`` too, which are not JSON)."""
     try:
-        json.dumps(value)
+        json.dumps(value, allow_nan=False)
     except (TypeError, ValueError):
         return repr(value)
     return value

@@ -1,7 +1,8 @@
 """The JSON API: a stable contract for bots, tools and the load test (documented at /docs).
 
-Tokens are the secrets inside the room links, sent as `Authorization: Bearer <token>`. A refused
-request is answered with the status `app.routes.refusals` gives it and `{"detail": reason}`.
+Tokens are the secrets inside the room links, sent as `Authorization: Bearer <token>`. A request
+a room refuses is answered with the status `app.refusals` gives its code and
+`{"detail": English sentence, "code": ..., "params": {...}}`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from app.deps import (
     TokenSeatDep,
     TokenViewerDep,
 )
-from app.routes.refusals import problem
+from app.refusals import problem
 from app.services import moves, rematch, rooms, seats
 from app.services.errors import (
     ClientMoveIdReused,
@@ -124,11 +125,17 @@ class RematchOut(BaseModel):
 
 
 class Problem(BaseModel):
-    detail: str
+    detail: str = Field(description="the refusal in English")
+    code: str = Field(description="the refusal's code (docs/server.md, docs/engine-api.md)")
+    params: dict[str, Any] = Field(description="the refusal's details, by name")
+
+
+class SeatTakenProblem(Problem):
+    room: str = Field(description="the room whose seat is taken")
 
 
 class StaleProblem(Problem):
-    version: int
+    version: int = Field(description="the room's current version")
     summary: dict[str, Any]
 
 
@@ -160,7 +167,7 @@ def create_room(
 @router.post(
     "/invites/{invite_token}",
     response_model=SeatOut,
-    responses={404: {"model": Problem}, 409: {"model": Problem}},
+    responses={404: {"model": Problem}, 409: {"model": SeatTakenProblem}},
 )
 def claim_invite(
     invite_token: Token, session: SessionDep, base: BaseUrlDep, hub: HubDep
@@ -209,13 +216,21 @@ def get_legal_moves(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep) 
     "/rooms/{room_id}/moves",
     response_model=MoveOut,
     responses={
-        403: {"model": Problem, "description": "not your turn, or not a seat token"},
+        403: {
+            "model": Problem,
+            "description": "not your turn, the game is over, or not a seat token",
+        },
         409: {
             "model": StaleProblem,
             "description": "the board changed: current version inside; or the client_move_id was"
             ' used for another move (then `code` is "client_move_id_reused", no version)',
         },
-        422: {"description": "malformed or illegal move; detail is the engine's reason"},
+        422: {
+            "model": Problem,
+            "description": "malformed or illegal move (the engine's code, params and sentence), "
+            "or a client_move_id with control characters; a body that does not validate gets "
+            "FastAPI's list of bad fields as detail instead",
+        },
     },
 )
 def post_move(
@@ -243,9 +258,7 @@ def post_move(
             session, room_id=room_id, presence_timeout=settings.presence_timeout
         )
         return problem(refused, version=room.version, summary=room.summary)
-    except ClientMoveIdReused as refused:
-        return problem(refused, code=refused.code)
-    except (NotYourTurn, MoveRefused) as refused:
+    except (NotYourTurn, MoveRefused, ClientMoveIdReused) as refused:
         return problem(refused)
     # The summary is the engine's own JSON: sent as it is, without a second validation pass.
     return JSONResponse({"version": result.version, "summary": result.summary})

@@ -13,7 +13,9 @@ from html import escape
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
 
+from app.cookies import set_cookie
 from app.deps import COOKIE_MAX_AGE, BaseUrlDep, HubDep, SessionDep, cookie_name
 from app.i18n import language_of
 from app.services import seats
@@ -23,16 +25,11 @@ from app.ui.templates import templates_for
 router = APIRouter(include_in_schema=False)
 
 
-def _remember(request: Request, room_id: str, token: str) -> Response:
-    response = RedirectResponse(f"/rooms/{room_id}", status_code=303)
-    response.set_cookie(
-        cookie_name(room_id),
-        token,
-        max_age=COOKIE_MAX_AGE,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
+def remember(request: Request, room_id: str, token: str, page: str = "") -> Response:
+    """Keep `token` in the room's cookie and go to the room's table (or its `page`, "/review")."""
+    response = RedirectResponse(f"/rooms/{room_id}{page}", status_code=303)
+    set_cookie(
+        response, request, cookie_name(room_id), token, max_age=COOKIE_MAX_AGE, httponly=True
     )
     return response
 
@@ -45,22 +42,24 @@ def _invalid(message: str = "This link is not valid.") -> HTMLResponse:
     return HTMLResponse(body, status_code=404)
 
 
+def _open(request: Request, session: Session, token: str, kind: str) -> Response:
+    """Remember a link of this kind for its room and go to the table; 404 for any other token."""
+    viewer = seats.resolve_token(session, token=token)
+    if viewer is None or viewer.kind != kind:
+        return _invalid()
+    return remember(request, viewer.room_id, token)
+
+
 @router.get("/s/{token}")
 def open_seat_link(token: str, request: Request, session: SessionDep) -> Response:
     """A player's personal seat link: sit down again from any browser."""
-    viewer = seats.resolve_token(session, token=token)
-    if viewer is None or viewer.kind != "seat":
-        return _invalid()
-    return _remember(request, viewer.room_id, token)
+    return _open(request, session, token, "seat")
 
 
 @router.get("/w/{token}")
 def open_spectator_link(token: str, request: Request, session: SessionDep) -> Response:
     """A spectator link: watch the game, read-only."""
-    viewer = seats.resolve_token(session, token=token)
-    if viewer is None or viewer.kind != "spectator":
-        return _invalid()
-    return _remember(request, viewer.room_id, token)
+    return _open(request, session, token, "spectator")
 
 
 def _seated(request: Request, session: SessionDep, room_id: str) -> bool:
@@ -81,7 +80,7 @@ def open_invite_link(token: str, request: Request, session: SessionDep) -> Respo
     if _seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     if viewer.seat_taken:
-        return _remember(request, viewer.room_id, token)
+        return remember(request, viewer.room_id, token)
     seat = seats.invite_seat(session, invite_token=token)
     return templates_for(language_of(request)).TemplateResponse(
         request, "join.html", {"token": token, "seat": seat}
@@ -101,5 +100,5 @@ def accept_invite(
     try:
         claimed = seats.claim_invite(session, invite_token=token, base_url=base, publisher=hub)
     except SeatTaken:
-        return _remember(request, viewer.room_id, token)
-    return _remember(request, claimed.room_id, claimed.token)
+        return remember(request, viewer.room_id, token)
+    return remember(request, claimed.room_id, claimed.token)

@@ -9,8 +9,8 @@ comes back as the panel's message, with the current board, and changes nothing.
 Every page speaks the viewer's language (`app.i18n.language_of`: the ``lang`` cookie, else the
 browser's Accept-Language); ``POST /language`` sets the cookie and goes back to the page. The
 routes are plain functions, run in worker threads: the preamble (language, form fields, the
-viewer, the room's view) comes from `app.deps`, and a refusal's status from
-`app.routes.refusals`.
+viewer, the room's view) comes from `app.deps`; a refusal's status and sentence from
+`app.refusals`, the same status the JSON API answers.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from app.cookies import set_cookie
 from app.deps import (
     BaseUrlDep,
     FormDep,
@@ -32,17 +33,11 @@ from app.deps import (
     TableViewDep,
     TranslatorDep,
 )
-from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, Language, language_of
-from app.roomview import RoomView, Viewer
-from app.routes.refusals import panel_status_of
+from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language_of
+from app.refusals import sentence, status
+from app.roomview import RoomView
 from app.services import moves, rematch, rooms
-from app.services.errors import (
-    ClientMoveIdReused,
-    MoveRefused,
-    NotYourTurn,
-    ServiceError,
-    StaleVersion,
-)
+from app.services.errors import ServiceError
 from app.ui.board import board_context, render_board
 from app.ui.fields import whole_number
 from app.ui.log import describe_events
@@ -105,14 +100,7 @@ def choose_language(request: Request, form: FormDep, t: TranslatorDep) -> Respon
             t.gettext("Choose one of: %(languages)s.", languages=", ".join(LANGUAGES.values())),
         )
     response = RedirectResponse(_local_path(form.get("next", "/")), status_code=303)
-    response.set_cookie(
-        COOKIE,
-        choice,
-        max_age=COOKIE_MAX_AGE,
-        path="/",
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
+    set_cookie(response, request, COOKIE, choice, max_age=COOKIE_MAX_AGE, httponly=False)
     return response
 
 
@@ -125,7 +113,7 @@ def rules(request: Request, lang: LangDep) -> HTMLResponse:
     by_amount = sorted(goods, key=lambda counter: -counter.amount)
     context = {
         "wedges": WEDGES,
-        "hints": [words.sector_hint(i) for i in range(len(WEDGES))],
+        "hints": [words.sector_hint(catalog, age) for age in range(len(WEDGES))],
         "goods": GOODS,
         "warehouse": catalog.warehouse,
         "counters": goods,
@@ -249,9 +237,9 @@ def post_move(
 ) -> HTMLResponse:
     """Submit one move from the panel's form: answered with what happened and the fresh board.
 
-    The move goes through `moves.submit_move` as the JSON API's does. A refusal is told in the
-    viewer's language: a stale board, not this player's turn, or a move the rules do not allow
-    now (the engine's own reason follows in English only).
+    The move goes through `moves.submit_move` as the JSON API's does. A refusal (a stale board,
+    not this player's turn, a move the rules do not allow now) is told with its specific reason
+    in the viewer's language, and the status the API would answer.
     """
     try:
         moves.submit_move(
@@ -263,17 +251,16 @@ def post_move(
             client_move_id=form.get("client_move_id", ""),
             publisher=hub,
         )
-    except (StaleVersion, NotYourTurn, MoveRefused, ClientMoveIdReused) as refused:
+    except ServiceError as refused:
         view = read_view()
-        reason = _move_refusal(refused, view, viewer, lang, t)
         return _message(
             request,
             view,
             lang,
             title=t.gettext("Not played"),
-            error=reason,
+            error=sentence(refused.code, refused.params, lang, view.state.catalog),
             board=True,
-            status_code=panel_status_of(refused),
+            status_code=status(refused.code),
         )
     view = read_view()
     words = words_for(lang)
@@ -294,26 +281,6 @@ def _version(text: str) -> int:
     return -1 if number is None else number
 
 
-def _move_refusal(
-    refused: ServiceError, view: RoomView, viewer: Viewer, lang: str, t: Language
-) -> str:
-    """Why a move was not played, in the viewer's language."""
-    if isinstance(refused, StaleVersion):
-        return t.gettext(
-            "The board changed before your move arrived: look at the new position and choose again."
-        )
-    if isinstance(refused, NotYourTurn):
-        if view.state.to_move is None:
-            return t.gettext("The game is over.")
-        if viewer.seat is None:
-            return t.gettext("Only a player of this room can move.")
-        return t.gettext("It is not your turn.")
-    if isinstance(refused, ClientMoveIdReused):
-        return t.gettext("This id was used for another move.")
-    reason = t.gettext("The rules do not allow that move now.")
-    return f"{reason} ({refused})" if lang == "en" else reason
-
-
 @router.post("/rooms/{room_id}/rematch", response_class=HTMLResponse)
 def post_rematch(
     request: Request,
@@ -330,12 +297,10 @@ def post_rematch(
     try:
         info = rematch.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
     except ServiceError as refused:
-        if viewer.kind != "seat":
-            reason = t.gettext("Only a player of this room can ask for a rematch.")
-        else:
-            reason = t.gettext("A rematch can only be asked for once the game is over.")
-        status = panel_status_of(refused)
-        return _message(request, read_view(), lang, title=title, error=reason, status_code=status)
+        reason = sentence(refused.code, refused.params, lang)
+        return _message(
+            request, read_view(), lang, title=title, error=reason, status_code=status(refused.code)
+        )
     if info.room_id:
         lines = [t.gettext("The rematch is ready.")]
     else:

@@ -1,48 +1,86 @@
-"""The requests a room refuses: every one a `ServiceError`, its message for the player.
+"""The requests a room refuses: every one a `ServiceError` with a refusal ``code`` and its JSON
+``params``, put into words at the edge (`app.refusals`: one table of codes -> HTTP status and
+sentence in each language).
 
-`RoomNotFound`, `InvalidLink`, `SeatTaken`, `NotYourTurn`, `StaleVersion`, `MoveRefused`,
-`ClientMoveIdReused`, `RematchRefused`. The routes map them to HTTP statuses (`app.routes.refusals`).
+`RoomNotFound` (``room_not_found``), `InvalidLink` (``invalid_link``), `SeatTaken`
+(``seat_taken``), `NotYourTurn` (``not_your_turn``, ``not_a_player``, ``game_over``),
+`StaleVersion` (``stale_version``), `MoveRefused` (the engine's code, or ``bad_client_move_id``),
+`ClientMoveIdReused` (``client_move_id_reused``), `RematchRefused` (``rematch_refused``),
+`NotAnalysable` (``not_analysable``), `NoAccess` (``needs_token``, ``wrong_token``,
+``not_a_player``: the JSON API's token checks).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from engine import IllegalMove, MalformedMove
+
 
 class ServiceError(Exception):
-    """A request the rules of the room refuse; the message is for the player."""
+    """A request the rules of the room refuse: ``code``, ``params`` and, when its raiser already
+    has one, ``reason``: its English sentence (the engine's own, for a move the engine refused)."""
+
+    code = ""
+    """The refusal's code when none is given (a key of ``app.refusals.REFUSALS``)."""
+
+    def __init__(
+        self,
+        code: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        *,
+        reason: str | None = None,
+    ) -> None:
+        self.code = code or type(self).code
+        self.params: dict[str, Any] = dict(params or {})
+        self.reason = reason
+        super().__init__(reason or (f"{self.code} {self.params}" if params else self.code))
 
 
-class RoomNotFound(ServiceError):
+class _InRoom(ServiceError):
+    """A refusal that names its room (``room_id``) and has no params."""
+
     def __init__(self, room_id: str) -> None:
-        super().__init__("There is no such room.")
+        super().__init__()
         self.room_id = room_id
+
+
+class RoomNotFound(_InRoom):
+    code = "room_not_found"
 
 
 class InvalidLink(ServiceError):
-    def __init__(self) -> None:
-        super().__init__("This link is not valid.")
+    code = "invalid_link"
 
 
-class SeatTaken(ServiceError):
-    def __init__(self, room_id: str) -> None:
-        super().__init__("This invite was already used: the seat is taken.")
-        self.room_id = room_id
+class SeatTaken(_InRoom):
+    code = "seat_taken"
 
 
 class NotYourTurn(ServiceError):
-    """A move by a spectator, a stranger, the player not to move, or after the game ended."""
+    """A move by a spectator or a stranger (``not_a_player``), by the player not to move
+    (``not_your_turn``), or after the game ended (``game_over``)."""
+
+    code = "not_your_turn"
 
 
 class StaleVersion(ServiceError):
+    code = "stale_version"
+
     def __init__(self, room_id: str, current_version: int) -> None:
-        super().__init__(
-            f"The board changed: it is now at version {current_version}. Look again and retry."
-        )
+        super().__init__(params={"current_version": current_version})
         self.room_id = room_id
         self.current_version = current_version
 
 
 class MoveRefused(ServiceError):
-    """The engine refused the move (malformed or illegal); the message is the engine's reason."""
+    """A move the engine refused (malformed or illegal: its code, params and English sentence),
+    or a ``client_move_id`` the room cannot keep (``bad_client_move_id``)."""
+
+    @classmethod
+    def by_engine(cls, refusal: MalformedMove | IllegalMove) -> MoveRefused:
+        return cls(refusal.code, refusal.params, reason=str(refusal))
 
 
 class ClientMoveIdReused(ServiceError):
@@ -50,9 +88,17 @@ class ClientMoveIdReused(ServiceError):
 
     code = "client_move_id_reused"
 
-    def __init__(self) -> None:
-        super().__init__("This id was used for another move.")
-
 
 class RematchRefused(ServiceError):
-    pass
+    code = "rematch_refused"
+
+
+class NotAnalysable(ServiceError):
+    """The game can still change: only finished games and imported records are analysed."""
+
+    code = "not_analysable"
+
+
+class NoAccess(ServiceError):
+    """A JSON API request without a token (``needs_token``), with a token of another room
+    (``wrong_token``), or with a spectator's token where a seat's is needed (``not_a_player``)."""

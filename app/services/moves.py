@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 import engine
 from app.models import Move
 from app.notify import Publisher, queue_notify
-from app.positions import Position, log_entry, position, positions, snapshot_json
+from app.positions import Position, log_entry, position, positions
 from app.services.errors import ClientMoveIdReused, MoveRefused, NotYourTurn, StaleVersion
 from app.services.lock import now, room_lock
 
@@ -45,21 +45,19 @@ def submit_move(
     1. lock the room (`SELECT ... FOR UPDATE` on PostgreSQL; a per-room lock plus SQLite's write
        lock);
     2. a `client_move_id` this seat already used gets the original answer and applies nothing
-       when it carries the same move (compared canonically), else `ClientMoveIdReused` (409);
-    3. the version the client saw must be the room's version (else `StaleVersion`, HTTP 409);
-    4. the seat must be the one to move (else `NotYourTurn`, HTTP 403);
-    5. the engine applies the move (else `MoveRefused` with the engine's reason, HTTP 422);
+       when it carries the same move (compared canonically), else `ClientMoveIdReused`;
+    3. the version the client saw must be the room's version (else `StaleVersion`);
+    4. the seat must be the one to move (else `NotYourTurn`);
+    5. the engine applies the move (else `MoveRefused` with the engine's code and params);
     6. append the canonical move, bump the version, refresh the snapshot, commit;
     7. only then publish "room R is at version V" (on PostgreSQL the NOTIFY is part of the
        transaction, so PostgreSQL delivers it only once the commit succeeded).
     """
     if seat not in (0, 1):
-        raise NotYourTurn("Only a player of this room can move.")
-    if not client_move_id or len(client_move_id) > MAX_CLIENT_MOVE_ID:
-        raise MoveRefused(f"client_move_id must be 1 to {MAX_CLIENT_MOVE_ID} characters long.")
-    if not client_move_id.isprintable():
+        raise NotYourTurn("not_a_player")
+    if not 1 <= len(client_move_id) <= MAX_CLIENT_MOVE_ID or not client_move_id.isprintable():
         # Control characters have no place in an id, and PostgreSQL refuses NUL in text.
-        raise MoveRefused("client_move_id must not contain control characters.")
+        raise MoveRefused("bad_client_move_id", {"max_length": MAX_CLIENT_MOVE_ID})
     with room_lock(session, room_id) as room:
         earlier = session.execute(
             select(Move.seq, Move.move).where(
@@ -82,14 +80,14 @@ def submit_move(
         before = position(session, room_id, room.version)
         state = before.state
         if state.to_move is None:
-            raise NotYourTurn("The game is over.")
+            raise NotYourTurn("game_over")
         if state.to_move != seat:
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn("not_your_turn")
         try:
             parsed = engine.parse_move(move)
             new_state, events = engine.apply_with_events(state, parsed)
-        except ValueError as exc:  # MalformedMove and IllegalMove
-            raise MoveRefused(str(exc)) from None
+        except (engine.MalformedMove, engine.IllegalMove) as refused:
+            raise MoveRefused.by_engine(refused) from None
         stamp = now()
         session.add(
             Move(
@@ -103,7 +101,7 @@ def submit_move(
         )
         new_version = room.version + 1
         room.version = new_version
-        room.snapshot = snapshot_json(new_state)
+        room.snapshot = engine.summary_json(new_state)
         room.finished = engine.is_finished(new_state)
         room.updated_at = stamp
         queue_notify(session, room_id, new_version, (seat, engine.canonical(parsed)))

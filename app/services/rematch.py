@@ -26,10 +26,10 @@ def offer_rematch(
     agrees at once and keeps its strength.
     """
     if viewer.kind != "seat" or viewer.seat is None:
-        raise NotYourTurn("Only a player of this room can ask for a rematch.")
+        raise NotYourTurn("not_a_player")
     with room_lock(session, viewer.room_id) as room:
         if not room.finished:
-            raise RematchRefused("A rematch can only be asked for once the game is over.")
+            raise RematchRefused()
         changed = False
         if room.rematch_room_id is None:
             if session.get(RematchOffer, (room.id, viewer.seat)) is None:

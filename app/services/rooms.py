@@ -1,5 +1,6 @@
 """Opening rooms: writes a new room's row, the host's seat and the room's invite and spectator
-links (a rematch room gets its row here too, `new_room`)."""
+links (a rematch room gets its row here too, `new_room`; so does a room that starts from a game
+record, `app.services.records`)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from sqlalchemy.orm import Session
 
 import engine
 from app.links import invite_link, seat_link, spectator_link
-from app.models import Link, Room, Seat
+from app.models import Link, Move, Room, Seat
 from app.notify import Publisher
-from app.positions import snapshot_json
 from app.security import invite_token_for, new_room_id, new_token, spectator_token_for, token_hash
 from app.services.lock import now
 from engine.ai import LEVELS
+from engine.record import GameRecord
 
 
 @dataclass(frozen=True)
@@ -37,23 +38,52 @@ def new_room(
     computer: str | None,
     computer_seat: int | None,
     rematch_of: str | None = None,
+    start: GameRecord | None = None,
+    origin: Literal["import", "fork"] | None = None,
+    origin_room_id: str | None = None,
 ) -> Room:
-    """Add the row of a room at the start of a game (flushed, so seats and links may follow)."""
+    """Add the row of a room (flushed, so seats and links may follow).
+
+    The game begins at the start, or after the moves of the record `start`: they become the
+    first rows of the room's log, so the log is still the whole game and its replay the board.
+    """
     stamp = now()
+    moves = start.moves if start is not None else ()
+    positions = start.positions() if start is not None else [engine.new_game()]
     room = Room(
         id=new_room_id(),
-        version=0,
-        snapshot=snapshot_json(engine.new_game()),
-        finished=False,
+        version=len(moves),
+        snapshot=engine.summary_json(positions[-1]),
+        finished=engine.is_finished(positions[-1]),
         created_at=stamp,
         updated_at=stamp,
         rematch_of=rematch_of,
         computer=computer,
         computer_seat=computer_seat,
+        origin=origin,
+        start_moves=len(moves),
+        origin_room_id=origin_room_id,
     )
     session.add(room)
     session.flush()
+    for seq, (move, before) in enumerate(zip(moves, positions, strict=False)):
+        session.add(
+            Move(
+                room_id=room.id,
+                seq=seq,
+                seat=before.turn % 2,
+                move=move.canonical,
+                client_move_id=f"start-{seq}",
+                created_at=stamp,
+            )
+        )
     return room
+
+
+def check_opponent(computer: str | None) -> None:
+    """A room's opponent is a friend (None) or the computer at one of its strengths."""
+    if computer is not None and computer not in LEVELS:
+        raise ValueError(f"computer must be one of {', '.join(LEVELS)}")
 
 
 def create_room(
@@ -75,12 +105,22 @@ def create_room(
         seat = host_seat
     else:
         raise ValueError('host_seat must be 0, 1 or "random"')
-    if computer is not None and computer not in LEVELS:
-        raise ValueError(f"computer must be one of {', '.join(LEVELS)}")
+    check_opponent(computer)
     room = new_room(
         session, computer=computer, computer_seat=None if computer is None else 1 - seat
     )
-    room_id, token = room.id, new_token()
+    return seat_host(session, room, seat=seat, base_url=base_url, publisher=publisher)
+
+
+def seat_host(
+    session: Session, room: Room, *, seat: int, base_url: str, publisher: Publisher | None
+) -> CreatedRoom:
+    """Sit the host of the new `room` in `seat`, add the room's links, and commit.
+
+    The other seat is the computer's (`room.computer`) or offered by an invite link; the
+    spectator link comes with the host's seat.
+    """
+    room_id, token, computer = room.id, new_token(), room.computer
     session.add(
         Seat(room_id=room_id, seat=seat, token_hash=token_hash(token), joined_at=room.created_at)
     )
@@ -92,6 +132,7 @@ def create_room(
     session.add(
         Link(token_hash=token_hash(spectator), room_id=room_id, kind="spectator", seat=seat)
     )
+    version = room.version
     session.commit()
     if computer is not None and publisher is not None:
         publisher.room_changed(room_id, None)
@@ -102,5 +143,5 @@ def create_room(
         seat_link=seat_link(base_url, token),
         invite_link=None if computer is not None else invite_link(base_url, invite),
         spectator_link=spectator_link(base_url, spectator),
-        version=0,
+        version=version,
     )

@@ -7,6 +7,8 @@
 - `cards`      what a building's card prints: name, cost, value, effect
 - `log`        the move log in words: one describer per engine event kind
 - `panel`      the action panel of one building; `choices` and `fields` turn its moves into controls
+- `review`     the review page: any position of a game, its moves, its analysis
+- `scoregraph` the score graph of a game, drawn as SVG
 - `words`      names and amounts in the viewer's language
 - `templates`  the Jinja environments per language; `cache` the drawn pieces, made once
 """

@@ -15,11 +15,11 @@ from typing import Any
 from markupsafe import Markup
 from sqlalchemy.orm import Session, sessionmaker
 
+import engine
 from app import queries
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from app.realtime import BoardGroup
 from app.roomview import RoomFacts, RoomView
-from engine import scores
 
 from .cache import card_html, log_html, tile_html
 from .panel import moves_by_building
@@ -73,8 +73,8 @@ def result_text(words: Words, winner: int | None, viewer_seat: int | None) -> st
 
 def _final(view: RoomView, words: Words) -> dict[str, Any]:
     """The scores, the winner (None for a draw) and the headline of a finished game."""
-    totals = scores(view.state)
-    winner = None if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+    totals = engine.scores(view.state)
+    winner = engine.winner(view.state)
     return {
         "scores": totals,
         "winner": winner,

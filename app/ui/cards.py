@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from engine import Catalog
+from engine import Catalog, has_action
 from engine.catalog import ComputedValue
 
 from .words import AMOUNT_ORDER, Words, words_for
@@ -73,6 +73,8 @@ def value_text(words: Words, value: int | ComputedValue) -> str:
 def effect_text(words: Words, building_id: str) -> str:
     """What a building does; N is the multiplier of its sector (2, 3, 4; 4+ adds 1 franc)."""
     t = words.lang
+    if not has_action(building_id):
+        return t.gettext("No action: worth points at the end.")
     effects = {
         "wood_company": t.gettext("Wood right ×N."),
         "farmland": t.gettext("Grain right ×N, then wood and clay right once."),
@@ -98,4 +100,4 @@ def effect_text(words: Words, building_id: str) -> str:
         "pier": t.gettext("N+2 steps right, spread over any goods."),
         "craftsmens_yard": t.gettext("N+1 steps up-left, spread over any goods."),
     }
-    return effects.get(building_id) or t.gettext("No action: worth points at the end.")
+    return effects[building_id]

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import GameState
+from engine import GameState, canonical_json, paid_amounts
 
 from .words import GOODS, Words
 
@@ -61,20 +61,6 @@ def whole_number(text: str, max_digits: int = MAX_DIGITS) -> int | None:
     if text.isascii() and text.isdigit() and len(text) <= max_digits:
         return int(text)
     return None
-
-
-def _payment_key(payment: Mapping[str, Any]) -> str:
-    return json.dumps(payment, sort_keys=True, separators=(",", ":"))
-
-
-def _paid(state: GameState, payment: Mapping[str, Mapping[str, int]]) -> dict[str, int]:
-    """What a payment's steps down and left are worth, good -> amount."""
-    warehouse = state.catalog.warehouse
-    return {
-        good: warehouse.row_value * int(step.get("down", 0))
-        + warehouse.column_value * int(step.get("left", 0))
-        for good, step in payment.items()
-    }
 
 
 def payment_steps(words: Words, payment: Mapping[str, Mapping[str, int]]) -> str:
@@ -137,13 +123,13 @@ class PaymentField(Field):
         self.names = ("payment",)
         self.keys: list[str] = []
         for d in data:
-            if "payment" in d and _payment_key(d["payment"]) not in self.keys:
-                self.keys.append(_payment_key(d["payment"]))
+            if "payment" in d and canonical_json(d["payment"]) not in self.keys:
+                self.keys.append(canonical_json(d["payment"]))
 
     def values(self, move: Data) -> dict[str, str]:
         if "payment" not in move:
             return {}
-        return {"payment": str(self.keys.index(_payment_key(move["payment"])))}
+        return {"payment": str(self.keys.index(canonical_json(move["payment"])))}
 
     def controls(
         self, picked: Mapping[str, str], state: GameState, words: Words, need: int
@@ -161,7 +147,7 @@ class PaymentField(Field):
 def _label(
     state: GameState, payment: Mapping[str, Mapping[str, int]], need: int, words: Words
 ) -> str:
-    paid = _paid(state, payment)
+    paid = paid_amounts(state.catalog.warehouse, payment)
     total = sum(paid.values())
     t = words.lang
     if total > need:
@@ -330,7 +316,7 @@ class PaymentsField(Field):
 
     def __init__(self, data: Sequence[Data]) -> None:
         super().__init__(data)
-        self.keys = sorted({_payment_key(p) for d in data for p in d.get("payments", [])})
+        self.keys = sorted({canonical_json(p) for d in data for p in d.get("payments", [])})
         self.names = tuple(f"pay.{i}" for i in range(len(self.keys)))
 
     def values(self, move: Data) -> dict[str, str]:
@@ -338,7 +324,7 @@ class PaymentsField(Field):
             return {}
         counts = [0] * len(self.keys)
         for p in move["payments"]:
-            counts[self.keys.index(_payment_key(p))] += 1
+            counts[self.keys.index(canonical_json(p))] += 1
         return {f"pay.{i}": str(n) for i, n in enumerate(counts)}
 
     def amount(self, move: Data) -> int:
@@ -349,8 +335,8 @@ class PaymentsField(Field):
     ) -> list[Control]:
         controls = []
         for i, key in enumerate(self.keys):
-            goods = words.goods_amounts(_paid(state, json.loads(key)))
-            top = max(sum(1 for p in d["payments"] if _payment_key(p) == key) for d in self.data)
+            goods = words.goods_amounts(paid_amounts(state.catalog.warehouse, json.loads(key)))
+            top = max(sum(1 for p in d["payments"] if canonical_json(p) == key) for d in self.data)
             label = words.lang.gettext("times paying %(goods)s", goods=goods)
             value = picked.get(f"pay.{i}", "0")
             controls.append(Control(f"pay.{i}", "stepper", label, maximum=top, value=value))

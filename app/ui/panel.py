@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from engine import GameState, Move, apply_with_events, legal_moves
+from engine import (
+    GameState,
+    Move,
+    apply_with_events,
+    has_action,
+    legal_moves,
+    sector_label,
+    use_fee,
+)
 
 from .cards import card_of
 from .choices import ChoiceGroup
@@ -18,7 +26,6 @@ from .fields import Control
 from .log import describe_event
 from .supply import cost_of, shortfall
 from .warehouse import Counter, counters, have
-from .wheel import SECTOR_LABELS
 from .words import Words, words_for
 
 
@@ -101,7 +108,7 @@ def _facts(state: GameState, building_id: str, words: Words) -> list[tuple[str, 
         age = dict(state.players[owner].buildings)[building_id]
         facts.append((t.gettext("Owner"), words.seat_name(owner)))
         if age is not None:
-            facts.append((t.gettext("Sector"), SECTOR_LABELS[age]))
+            facts.append((t.gettext("Sector"), sector_label(state.catalog, age)))
     return facts
 
 
@@ -161,11 +168,11 @@ def build_panel(
             panel, blocked=blocked_reason(state, viewer_seat, building_id, owner, age, words)
         )
     notes: tuple[str, ...] = ()
-    if action == "use" and owner is not None and owner != viewer_seat:
+    if action == "use" and owner is not None and use_fee(owner, viewer_seat):
         notes = (
             t.gettext(
                 "You pay %(francs)s to Player %(number)s to use it.",
-                francs=words.francs(1),
+                francs=words.francs(use_fee(owner, viewer_seat)),
                 number=owner + 1,
             ),
         )
@@ -213,7 +220,7 @@ def blocked_reason(
         return t.gettext(
             "You cannot build %(building)s: no valid payment from your warehouse.", building=name
         )
-    if age is None:
+    if not has_action(building_id):
         return t.gettext(
             "%(building)s has no action: it is worth points at the end.", building=name
         )
@@ -222,11 +229,12 @@ def blocked_reason(
             "%(building)s is in sector 0 (just built or used): it can be used after this round.",
             building=name,
         )
-    if owner != seat and state.players[seat].francs < 1:
+    fee = use_fee(owner, seat)
+    if state.players[seat].francs < fee:
         return t.gettext(
             "Using Player %(number)s's %(building)s needs %(francs)s, you have 0.",
             number=owner + 1,
             building=name,
-            francs=words.francs(1),
+            francs=words.francs(fee),
         )
     return t.gettext("%(building)s cannot be used right now.", building=name)

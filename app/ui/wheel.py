@@ -12,16 +12,17 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import Catalog
+from engine import Catalog, default_catalog, sector_label, sector_labels
 
 from .cards import Card, card_of
 from .words import Words, words_for
 
-SECTOR_LABELS: tuple[str, ...] = ("0", "2", "3", "4", "4+", "!")
-"""Wheel sector label by building age 0..5 (age 5, "!", is sold at the end of the round)."""
+SECTOR_LABELS: tuple[str, ...] = sector_labels(default_catalog())
+"""The wheel's sector labels by building age, from the catalog's wheel: "0", "2", "3", "4", "4+",
+"!" (a building reaching "!" is sold at the end of the round)."""
 
 WHEEL_SECTORS = len(SECTOR_LABELS)
-"""The printed wheel has six sectors: 0, 2, 3, 4, 4+ and "!" (ages 0..5)."""
+"""The printed wheel has six sectors (ages 0..5)."""
 
 WHEEL_RADIUS = 96.0
 WHEEL_MARGIN = 16.0
@@ -129,7 +130,7 @@ def tile(
 ) -> Tile:
     """One `Tile`; the same arguments give the same (shared, immutable) value."""
     card = card_of(catalog, building_id, lang)
-    sector = SECTOR_LABELS[age] if age is not None else None
+    sector = sector_label(catalog, age) if age is not None else None
     return Tile(
         **vars(card),
         id=building_id,

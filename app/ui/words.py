@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from app.i18n import DEFAULT_LANGUAGE, Language, language
-from engine import Catalog
+from engine import Catalog, sector_multipliers
 
 GOODS: tuple[str, ...] = ("fish", "wood", "clay", "grain")
 """The four goods, in the order the table lists them."""
@@ -88,18 +88,22 @@ class Words:
     def spectators_watching(self, n: int) -> str:
         return self.lang.ngettext("%(num)s spectator watching", "%(num)s spectators watching", n)
 
-    def sector_hint(self, index: int) -> str:
-        """What a wheel sector means, by building age 0..5."""
+    def sector_hint(self, catalog: Catalog, age: int) -> str:
+        """What the wheel sector of a building's age means: its multiplier and bonus francs
+        (`engine.sector_multipliers`, the catalog's wheel), or that it is sold ("!")."""
         t = self.lang
-        hints = (
-            t.gettext("just built or used: cannot be used"),
-            t.gettext("effect ×2"),
-            t.gettext("effect ×3"),
-            t.gettext("effect ×4"),
-            t.gettext("effect ×4 and 1 franc"),
-            t.gettext("sold at the end of the round"),
-        )
-        return hints[index]
+        if age >= catalog.sold_at_age:
+            return t.gettext("sold at the end of the round")
+        multiplier = sector_multipliers(catalog)[age]
+        if not multiplier:
+            return t.gettext("just built or used: cannot be used")
+        bonus = catalog.bonus_francs_by_age[age]
+        n = self.number(multiplier)
+        if bonus:
+            return t.gettext(
+                "effect ×%(multiplier)s and %(francs)s", multiplier=n, francs=self.francs(bonus)
+            )
+        return t.gettext("effect ×%(multiplier)s", multiplier=n)
 
     def seat_name(self, seat: int) -> str:
         """The name a seat goes by on the table and in the log."""

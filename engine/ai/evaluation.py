@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..catalog import GOODS, Catalog, ComputedValue
-from ..effects import LOCKED
+from ..effects import has_action
 from ..state import GameState, PlayerState, building_value
 
 GOOD_WORTH: dict[str, float] = {"clay": 2.0, "fish": 1.2, "grain": 1.2, "wood": 2.0}
@@ -111,7 +111,7 @@ def buildings_worth(state: GameState, seat: int, actions_left: int) -> float:
     total = 0.0
     at_risk: list[float] = []
     for building_id, age in player.buildings:
-        if age is None or building_id in LOCKED:
+        if age is None or not has_action(building_id):
             continue
         n = catalog.multiplier_by_age[max(age, 1)]
         total += fade * FUTURE_USE_SHARE * use_worth(building_id, n)

@@ -28,7 +28,16 @@ from app.models import Move, Room
 from app.settings import Settings
 
 IN_CI = os.environ.get("CI") == "true"
-TABLES = ("connections", "server_processes", "rematch_offers", "moves", "links", "seats", "rooms")
+TABLES = (
+    "analyses",
+    "connections",
+    "server_processes",
+    "rematch_offers",
+    "moves",
+    "links",
+    "seats",
+    "rooms",
+)
 
 
 def _postgres_unavailable(reason: str) -> None:
@@ -110,7 +119,9 @@ def _truncate(url: str) -> None:
 
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
-    return Settings(database_url=database_url, data_dir=tmp_path)
+    """The server's settings; tests open rooms faster than the per-address limit allows
+    (tests/app/test_server_limits.py checks the limit)."""
+    return Settings(database_url=database_url, data_dir=tmp_path, rooms_per_minute=0)
 
 
 @pytest.fixture

@@ -10,8 +10,9 @@ import pytest
 
 import engine
 from app.i18n import LANGUAGES
-from app.refusals import REFUSALS, SERVICE, sentence, status
+from app.refusals import REFUSALS, SERVICE, record_sentence, sentence, status
 from engine.errors import ILLEGAL, MALFORMED, SENTENCES
+from engine.record import CODES as RECORD_CODES
 
 SAMPLE_PARAMS: dict[str, Any] = {
     "building": "hardware_store",
@@ -46,10 +47,12 @@ def engine_params(code: str) -> dict[str, Any]:
     return {name: SAMPLE_PARAMS[name] for name in names}
 
 
-def test_every_engine_and_service_code_has_an_entry() -> None:
+def test_every_engine_service_and_record_code_has_an_entry() -> None:
     assert sorted(set(SENTENCES) - set(REFUSALS)) == []
     assert sorted(set(SERVICE) - set(REFUSALS)) == []
-    assert sorted(set(REFUSALS) - set(SENTENCES) - set(SERVICE)) == []
+    assert sorted(set(RECORD_CODES) - set(REFUSALS)) == []
+    assert sorted(set(REFUSALS) - set(SENTENCES) - set(SERVICE) - set(RECORD_CODES)) == []
+    assert not set(RECORD_CODES) & (set(SENTENCES) | set(SERVICE))
 
 
 def test_statuses() -> None:
@@ -57,12 +60,10 @@ def test_statuses() -> None:
     assert {status(code) for code in ILLEGAL if code not in ("game_over", "no_move_to_choose")} == {
         422
     }
-    assert [status(c) for c in ("stale_version", "not_your_turn", "game_over")] == [409] * 3
-    assert (status("not_a_player"), status("room_not_found"), status("invalid_link")) == (
-        403,
-        404,
-        404,
-    )
+    assert [status(c) for c in ("stale_version", "seat_taken", "rematch_refused")] == [409] * 3
+    assert [status(c) for c in ("not_your_turn", "game_over", "not_a_player")] == [403] * 3
+    assert [status(c) for c in ("needs_token", "wrong_token")] == [403] * 2
+    assert (status("room_not_found"), status("invalid_link")) == (404, 404)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -71,6 +72,14 @@ def test_every_sentence_renders_in_every_language(lang: str) -> None:
         params = SERVICE_PARAMS.get(code) or (engine_params(code) if code in SENTENCES else {})
         text = sentence(code, params, lang)
         assert text and "%(" not in text and "_" not in text.replace("client_move_id", ""), text
+
+
+def test_a_refused_record_names_its_line() -> None:
+    assert record_sentence("syntax", 3, "en") == (
+        "Line 3: This line is neither JSON nor the record notation."
+    )
+    assert record_sentence("too_large", 0, "en") == "The record is too large."
+    assert {status(code) for code in RECORD_CODES} == {422}
 
 
 def test_a_refused_build_reads_in_czech() -> None:

@@ -69,6 +69,8 @@ def test_a_stale_version_gets_409_with_the_current_version(client: TestClient) -
     stale = post_move(client, room, room["tokens"][1], move, 0, "b")
     assert stale.status_code == 409
     assert stale.json()["version"] == 1
+    assert stale.json()["code"] == "stale_version"
+    assert stale.json()["params"] == {"current_version": 1}
     assert stale.json()["summary"] == room_state(client, room)["summary"]
     future = post_move(client, room, room["tokens"][1], move, 7, "c")
     assert future.status_code == 409
@@ -108,6 +110,7 @@ def test_a_client_move_id_used_for_another_move_is_refused_and_stores_nothing(
         assert refused.json() == {
             "detail": "This id was used for another move.",
             "code": "client_move_id_reused",
+            "params": {},
         }
     # the same move written another way (its keys in another order) is the same move
     reordered = dict(reversed(list(move.items())))
@@ -135,8 +138,10 @@ def test_illegal_and_malformed_moves_get_422_with_the_engines_reason(client: Tes
         assert isinstance(reason, str) and reason
         try:
             engine.apply(engine.new_game(), move)
-        except ValueError as exc:
+        except (engine.MalformedMove, engine.IllegalMove) as exc:
             assert reason == str(exc)
+            assert response.json()["code"] == exc.code
+            assert response.json()["params"] == exc.params
     assert room_state(client, room) == before
 
 
@@ -171,6 +176,35 @@ def test_spectators_strangers_and_the_player_not_to_move_get_403(client: TestCli
     )
     assert no_token.status_code == 403
     assert room_state(client, room)["version"] == 0
+
+
+def test_a_refusal_answers_its_code_and_params_with_an_english_detail(client: TestClient) -> None:
+    room, other = new_room(client), new_room(client)
+    move = first_action(client, room, 0)
+    cases = {
+        room["spectator"]: ("not_a_player", "Only a player of this room can do that."),
+        other["tokens"][0]: ("wrong_token", "This token does not open this room."),
+        room["tokens"][1]: ("not_your_turn", "It is not your turn."),
+    }
+    for token, (code, detail) in cases.items():
+        answer = post_move(client, room, token, move, 0, "x").json()
+        assert answer == {"detail": detail, "code": code, "params": {}}
+    no_token = client.post(
+        f"/api/rooms/{room['room']}/moves",
+        json={"move": move, "version": 0, "client_move_id": "x"},
+    ).json()
+    assert no_token["code"] == "needs_token"
+    unpaid = {"type": "build", "building": "hardware_store", "payment": {}}
+    refused = post_move(client, room, room["tokens"][0], unpaid, 0, "y").json()
+    assert refused["code"] == "payment_too_little"
+    assert refused["params"] == {
+        "building": "hardware_store",
+        "cost": {"clay": 2, "wood": 1},
+        "good": "clay",
+        "paid": 0,
+        "needed": 2,
+    }
+    assert refused["detail"].startswith("that payment cannot pay for Hardware Store")
 
 
 def test_unknown_room_is_403_for_a_foreign_token(client: TestClient) -> None:
@@ -249,4 +283,6 @@ def test_a_client_move_id_with_a_nul_character_is_refused_and_changes_nothing(
     response = post_move(client, room, room["tokens"][0], move, 0, "a\x00b")
     assert response.status_code == 422, response.text
     assert "control characters" in response.json()["detail"]
+    assert response.json()["code"] == "bad_client_move_id"
+    assert response.json()["params"] == {"max_length": 64}
     assert room_state(client, room)["version"] == 0

@@ -45,7 +45,7 @@ def test_page_refusals_are_told_in_the_panel(client: TestClient) -> None:
     assert post_form(client, room, move=move, version="0", client_move_id="x").status_code == 403
     seated(client, room, 1)
     not_yours = post_form(client, room, move=move, version="0", client_move_id="x")
-    assert not_yours.status_code == 409
+    assert not_yours.status_code == 403  # as the JSON API answers it
     assert "It is not your turn." in not_yours.text
     seated(client, room, 0)
     stale = post_form(client, room, move=move, version="5", client_move_id="x")
@@ -53,11 +53,28 @@ def test_page_refusals_are_told_in_the_panel(client: TestClient) -> None:
     assert "The board changed before your move arrived" in stale.text
     illegal = post_form(client, room, move='{"type":"nope"}', version="0", client_move_id="x")
     assert illegal.status_code == 422
-    assert "The rules do not allow that move now." in illegal.text
+    assert "Unknown move type &#39;nope&#39;: a move is a build, a use, a sell or a pass." in (
+        illegal.text
+    )
     assert post_form(client, room, move=move, version="0", client_move_id="p").status_code == 200
     reused = post_form(client, room, move='{"type":"pass"}', version="1", client_move_id="p")
     assert reused.status_code == 409
     assert "This id was used for another move." in reused.text
+
+
+def test_a_refused_move_is_told_with_its_specific_reason_in_czech(client: TestClient) -> None:
+    room = new_room(client)
+    seated(client, room, 0)
+    client.cookies.set("lang", "cs")
+    unpaid = json.dumps({"type": "build", "building": "hardware_store", "payment": {}})
+    refused = post_form(client, room, move=unpaid, version="0", client_move_id="x")
+    assert refused.status_code == 422
+    assert "Tah neproběhl" in refused.text
+    assert "Touto platbou nelze zaplatit budovu Stavebniny" in refused.text
+    assert "zaplatí 0 jílů, ne 2 jíly." in refused.text
+    seated(client, room, 1)
+    not_yours = post_form(client, room, move=unpaid, version="0", client_move_id="y")
+    assert not_yours.status_code == 403 and "Nejste na tahu." in not_yours.text
 
 
 @pytest.mark.parametrize(

@@ -34,8 +34,13 @@ Server = AppServer
 
 
 def browser_server(data_dir: Path) -> Server:
-    """A server on its own embedded SQLite database that pings the sockets every 5 s."""
-    return AppServer(data_dir, env={"WS_PING_INTERVAL": "5", "WS_PING_TIMEOUT": "5"})
+    """A server on its own embedded SQLite database that pings the sockets every 5 s.
+
+    The tests open rooms faster than one address may (ROOMS_PER_MINUTE=0 lifts that limit)."""
+    return AppServer(
+        data_dir,
+        env={"WS_PING_INTERVAL": "5", "WS_PING_TIMEOUT": "5", "ROOMS_PER_MINUTE": "0"},
+    )
 
 
 @pytest.fixture(scope="session")

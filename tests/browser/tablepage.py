@@ -38,6 +38,13 @@ class Table:
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        # Chromium reports what the Content-Security-Policy blocked on the console.
+        self.page.on(
+            "console",
+            lambda message: (
+                "Content Security Policy" in message.text and self.errors.append(message.text)
+            ),
+        )
 
     def close(self) -> None:
         self.context.close()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import Server
-from .tablepage import ARTIFACTS, Table, room_id_of
+from .tablepage import ARTIFACTS, Table, room_id_of, start_room
 
 pytestmark = pytest.mark.browser
 
@@ -103,3 +103,25 @@ def test_a_czech_host_and_an_english_guest_share_a_room(
     expect(rules.locator(".rules svg.warehouse")).to_have_count(1)
     rules.screenshot(path=str(ARTIFACTS / "languages-rules-cs.png"), full_page=True)
     rules.close()
+
+
+def test_a_czech_player_whose_move_is_refused_reads_the_reason_in_czech(
+    server: Server, players: tuple[Table, Table]
+) -> None:
+    host, guest = players
+    start_room(server.url, host, guest)
+    host.open_building("hardware_store")
+    # The panel's form holds the canonical move the server offered; this player sends it
+    # without its payment, which the rules refuse: Hardware Store costs 1 wood and 2 clay.
+    unpaid = '{"building":"hardware_store","payment":{},"type":"build"}'
+    host.page.locator("#panel .confirm-form input[name='move']").evaluate(
+        "(input, move) => { input.value = move; }", unpaid
+    )
+    host.page.locator("#confirm-move").click()
+    expect(host.page.locator("#panel-title")).to_have_text("Tah neproběhl")
+    expect(host.page.locator("#move-error")).to_have_text(
+        "Touto platbou nelze zaplatit budovu Stavebniny (1 dřevo a\xa02 jíly): "
+        "zaplatí 0 jílů, ne 2 jíly."
+    )
+    assert host.version == 0
+    host.shot("languages-refused-cs")

@@ -76,7 +76,7 @@ def test_two_players_and_a_spectator_play_live(
             "client_move_id": "out-of-turn",
         },
     )
-    assert refused.status == 409
+    assert refused.status == 403  # the status the JSON API answers not_your_turn with
     assert "not your turn" in refused.text()
     everyone_sees(3, *everyone)
 

@@ -182,3 +182,34 @@ def test_replay_trace_of_a_golden_game(tmp_path: Path) -> None:
     assert lines[-1] == json.dumps(
         game["positions"][-1]["summary"], sort_keys=True, separators=(",", ":")
     )
+
+
+def test_replay_reads_both_record_formats(tmp_path: Path) -> None:
+    """A game record, JSON or text notation, replays like the plain list of its moves."""
+    from engine.notation import record_text
+    from engine.record import GameRecord, record_json
+
+    moves = opening_moves()
+    record = GameRecord.of(moves)
+    expected = [canonical_summary(replay(moves[:i])) for i in range(len(moves) + 1)]
+    for name, text in (("game.json", record_json(record)), ("game.txt", record_text(record))):
+        (tmp_path / name).write_text(text)
+        result = run_engine("replay", name, "--trace", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines() == expected
+        legal = run_engine("legal", name, cwd=tmp_path)
+        assert legal.stdout.splitlines() == [m.canonical for m in legal_moves(replay(moves))]
+
+
+def test_replay_names_the_line_of_a_bad_record(tmp_path: Path) -> None:
+    from engine.notation import record_text
+    from engine.record import GameRecord
+
+    lines = record_text(GameRecord.of(opening_moves())).splitlines()
+    lines[6] = "3. build castle"
+    (tmp_path / "game.txt").write_text("\n".join(lines))
+    result = run_engine("replay", "game.txt", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "line 7:" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

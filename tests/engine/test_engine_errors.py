@@ -105,6 +105,11 @@ def test_a_value_json_cannot_hold_is_kept_as_its_repr() -> None:
         parse_move({"type": {1, 2}})
     assert refused.value.params == {"given": "{1, 2}"}
     json.dumps(refused.value.params)
+    for number in (float("nan"), float("inf")):
+        with pytest.raises(MalformedMove) as refused:
+            parse_move({"type": "use", "building": "fish_market", "times": number})
+        assert refused.value.params == {"field": "times", "given": repr(number)}
+        json.dumps(refused.value.params, allow_nan=False)
 
 
 def test_a_code_must_be_in_the_table_of_its_kind() -> None:

@@ -1,0 +1,253 @@
+"""Looking back: the review page, the score graph, the analysis, export, import and forks.
+
+- `GET /rooms/{id}/review?at=N` the review page at position N (default: the last);
+  `GET /rooms/{id}/review/position?at=N` the part that changes with the position.
+- `GET /rooms/{id}/graph` the score graph (the game-over screen loads it).
+- `POST /rooms/{id}/analysis` asks for the analysis; `GET /rooms/{id}/analysis` its progress.
+- `GET /rooms/{id}/record.json`, `/record.txt` the game record (docs/notation.md).
+- `POST /rooms/{id}/fork` "play from here": a new room starting at position `at`.
+- `GET /import`, `POST /import` open a record in a read-only room; `GET /r/{token}` its link.
+
+Every room route needs the room's cookie, as the table does (`app.deps.TableViewDep`): finished
+games are open to everyone holding a link of the room, ongoing ones up to the current position.
+The analysis runs in `app.analysis_jobs.AnalysisRunner`, started with this router.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+
+from app import analyses, queries
+from app.analysis_jobs import AnalysisRunner
+from app.deps import (
+    BaseUrlDep,
+    FormDep,
+    HubDep,
+    LangDep,
+    PageError,
+    SessionDep,
+    TableViewDep,
+    TableViewerDep,
+    TranslatorDep,
+)
+from app.i18n import Language
+from app.refusals import record_sentence, sentence
+from app.roomview import RoomView
+from app.routes.links import remember
+from app.services import records, seats
+from app.services.analyses import request_analysis
+from app.services.errors import NotAnalysable
+from app.ui.review import analysis_context, graph_for, review_context
+from app.ui.templates import templates_for
+from engine.notation import record_text
+from engine.record import GameRecord, RecordError, read_record, record_json
+
+IMPORT_FIELD = "record="
+OPPONENTS = ("", "easy", "normal", "strong")
+"""A fork's opponent: a friend (empty) or the computer at one of its strengths."""
+
+
+@asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    runner = AnalysisRunner(app.state.sessionmaker, asyncio.get_running_loop())
+    app.state.analysis = runner
+    await runner.resume()
+    try:
+        yield
+    finally:
+        await runner.close()
+
+
+router = APIRouter(include_in_schema=False, lifespan=lifespan)
+
+
+def _runner(request: Request) -> AnalysisRunner:
+    runner: AnalysisRunner = request.app.state.analysis
+    return runner
+
+
+def _at(value: str | None, last: int) -> int | None:
+    """The position asked for: none means the last; anything but 0..last is refused (None)."""
+    if value is None or value == "":
+        return last
+    if not value.isdigit() or len(value) > 6 or int(value) > last:
+        return None
+    return int(value)
+
+
+def _review(
+    request: Request, session: Session, view: RoomView, lang: str, t: Language, template: str
+) -> HTMLResponse:
+    at = _at(request.query_params.get("at"), view.version)
+    if at is None:
+        raise PageError(
+            422,
+            t.gettext("Choose a position from 0 to %(last)s.", last=view.version),
+            t.gettext("No such position"),
+        )
+    origin = queries.room_origin(session, room_id=view.room_id)
+    analysis = analyses.analysis_of(session, room_id=view.room_id)
+    context = review_context(view, at, lang=lang, origin=origin, analysis=analysis)
+    return templates_for(lang).TemplateResponse(request, template, context)
+
+
+@router.get("/rooms/{room_id}/review", response_class=HTMLResponse)
+def review_page(
+    request: Request, session: SessionDep, view: TableViewDep, lang: LangDep, t: TranslatorDep
+) -> HTMLResponse:
+    """The review: a position slider, the move list, the board at that position, the graph."""
+    return _review(request, session, view, lang, t, "review.html")
+
+
+@router.get("/rooms/{room_id}/review/position", response_class=HTMLResponse)
+def review_position(
+    request: Request, session: SessionDep, view: TableViewDep, lang: LangDep, t: TranslatorDep
+) -> HTMLResponse:
+    return _review(request, session, view, lang, t, "review_body.html")
+
+
+@router.get("/rooms/{room_id}/graph", response_class=HTMLResponse)
+def graph(
+    request: Request, room_id: str, session: SessionDep, view: TableViewDep, lang: LangDep
+) -> HTMLResponse:
+    analysis = analyses.analysis_of(session, room_id=room_id)
+    context = {"graph": graph_for(view, analysis), "room_id": room_id}
+    return templates_for(lang).TemplateResponse(request, "score_graph.html", context)
+
+
+def _analysis_response(
+    request: Request,
+    session: Session,
+    view: RoomView,
+    analysis: analyses.AnalysisState | None,
+    lang: str,
+) -> HTMLResponse:
+    at = _at(request.query_params.get("at"), view.version)
+    origin = queries.room_origin(session, room_id=view.room_id)
+    context = analysis_context(
+        view, view.version if at is None else at, lang=lang, origin=origin, analysis=analysis
+    )
+    return templates_for(lang).TemplateResponse(request, "review_analysis.html", context)
+
+
+@router.post("/rooms/{room_id}/analysis", response_class=HTMLResponse)
+def ask_analysis(
+    request: Request,
+    room_id: str,
+    session: SessionDep,
+    view: TableViewDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """Start the game's analysis (once per game), answered with its progress."""
+    try:
+        state = request_analysis(session, room_id=room_id)
+    except NotAnalysable:
+        raise PageError(409, sentence("not_analysable", {}, lang), t.gettext("Not yet")) from None
+    if state.status == "running":
+        _runner(request).request(room_id)
+    return _analysis_response(request, session, view, state, lang)
+
+
+@router.get("/rooms/{room_id}/analysis", response_class=HTMLResponse)
+def analysis_progress(
+    request: Request, room_id: str, session: SessionDep, view: TableViewDep, lang: LangDep
+) -> HTMLResponse:
+    """The analysis as far as it has gone; one that stopped moving is taken up again here."""
+    state = analyses.analysis_of(session, room_id=room_id)
+    if state is not None and state.stale:
+        _runner(request).request(room_id)
+    return _analysis_response(request, session, view, state, lang)
+
+
+@router.get("/rooms/{room_id}/record.{kind}")
+def export_record(room_id: str, kind: str, session: SessionDep, viewer: TableViewerDep) -> Response:
+    """The game record as a download: JSON or the text notation."""
+    if kind not in ("json", "txt"):
+        return PlainTextResponse("Choose record.json or record.txt.", status_code=404)
+    record = queries.room_record(session, room_id=room_id)
+    body = record_json(record) if kind == "json" else record_text(record)
+    media = "application/json" if kind == "json" else "text/plain; charset=utf-8"
+    disposition = f'attachment; filename="inland-port-{room_id}.{kind}"'
+    return Response(body, media_type=media, headers={"Content-Disposition": disposition})
+
+
+@router.post("/rooms/{room_id}/fork")
+def fork(
+    session: SessionDep,
+    viewer: TableViewerDep,
+    form: FormDep,
+    base: BaseUrlDep,
+    hub: HubDep,
+    t: TranslatorDep,
+) -> Response:
+    """Play from position `at`: a new room against the computer or a friend."""
+    record = queries.room_record(session, room_id=viewer.room_id)
+    at = _at(form.get("at"), len(record.moves))
+    seat = {"0": 0, "1": 1}.get(form.get("seat", ""))
+    computer = form.get("computer", "")
+    title = t.gettext("Cannot play from here")
+    if at is None or seat is None or computer not in OPPONENTS:
+        raise PageError(
+            422, t.gettext("Choose a position of the game, your seat and your opponent."), title
+        )
+    try:
+        created = records.fork_room(
+            session,
+            record=record.prefix(at),
+            origin_room_id=viewer.room_id,
+            host_seat=seat,
+            computer=computer or None,
+            base_url=base,
+            publisher=hub,
+        )
+    except ValueError:
+        raise PageError(
+            409,
+            t.gettext("The game is over at that position: there is nothing left to play."),
+            title,
+        ) from None
+    return RedirectResponse(f"/s/{created.token}", status_code=303)
+
+
+@router.get("/import", response_class=HTMLResponse)
+def import_page(request: Request, lang: LangDep) -> HTMLResponse:
+    return templates_for(lang).TemplateResponse(
+        request, "import.html", {"error": None, "detail": None, "text": ""}
+    )
+
+
+@router.post("/import", response_class=HTMLResponse)
+async def import_record(request: Request, session: SessionDep, lang: LangDep) -> Response:
+    """Open a pasted or uploaded record (a text/plain form) in a read-only review room."""
+    raw = (await request.body()).decode("utf-8", "replace")
+    text = raw[len(IMPORT_FIELD) :] if raw.startswith(IMPORT_FIELD) else raw
+    text = text.rstrip("\r\n")
+    try:
+        record: GameRecord = await run_in_threadpool(read_record, text)
+    except RecordError as err:
+        error = record_sentence(err.code, err.line, lang)
+        context = {"error": error, "detail": str(err), "text": text}
+        return templates_for(lang).TemplateResponse(
+            request, "import.html", context, status_code=422
+        )
+    imported = await run_in_threadpool(records.import_record, session, record=record)
+    return RedirectResponse(f"/r/{imported.token}", status_code=303)
+
+
+@router.get("/r/{token}")
+def open_review_link(
+    token: str, request: Request, session: SessionDep, t: TranslatorDep
+) -> Response:
+    """A review link: remember the room's token and open its review."""
+    viewer = seats.resolve_token(session, token=token)
+    if viewer is None or viewer.kind == "invite":
+        raise PageError(404, t.gettext("This link is not valid."), t.gettext("No such room"))
+    return remember(request, viewer.room_id, token, "/review")

@@ -1,0 +1,231 @@
+"""The review routes on SQLite and PostgreSQL (app/routes/review.py): the review page at any
+position, export and import of records in both formats, forks, the analysis, and odd input that
+is always a 4xx, never a 500."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.models import Move, Room
+from engine import replay, summary
+from engine.cli import random_game
+from engine.notation import record_text
+from engine.record import GameRecord, read_record, record_json
+from tests.app.server_support import new_room, play
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _open(client: TestClient, token: str) -> None:
+    assert client.get(f"/s/{token}").status_code == 200
+
+
+def _summary_at(html: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="review-summary">(.*?)</script>', html)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def _imported(client: TestClient, text: str) -> str:
+    """Import `text` as a browser's text/plain form does; returns the review room id."""
+    response = client.post(
+        "/import",
+        content=f"record={text}\r\n".encode(),
+        headers={"Content-Type": "text/plain"},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303, response.text
+    link = response.headers["location"]
+    opened = client.get(link, follow_redirects=False)
+    assert opened.status_code == 303
+    room_id = opened.headers["location"].split("/")[2]
+    return room_id
+
+
+def test_review_shows_every_position_of_the_game(client: TestClient) -> None:
+    room = new_room(client)
+    version = play(client, room, 12)
+    _open(client, room["tokens"][0])
+    record = read_record(client.get(f"/rooms/{room['room']}/record.json").text)
+    assert len(record.moves) == version
+    for at in (0, 5, version):
+        page = client.get(f"/rooms/{room['room']}/review?at={at}")
+        assert page.status_code == 200
+        assert _summary_at(page.text) == summary(replay(record.moves[:at]))
+        part = client.get(f"/rooms/{room['room']}/review/position?at={at}")
+        assert part.text.lstrip().startswith('<div id="review-body"')
+    assert _summary_at(client.get(f"/rooms/{room['room']}/review").text)["turn"] == (
+        replay(record.moves).turn
+    )
+
+
+@pytest.mark.parametrize("at", ["-1", "abc", "13", "1e3", "9999999", "0x1", " 1"])
+def test_an_odd_position_is_refused(client: TestClient, at: str) -> None:
+    room = new_room(client)
+    play(client, room, 12)
+    _open(client, room["tokens"][0])
+    for path in ("review", "review/position"):
+        response = client.get(f"/rooms/{room['room']}/{path}", params={"at": at})
+        assert response.status_code == 422, (path, at)
+
+
+def test_the_review_needs_a_link_of_the_room(client: TestClient) -> None:
+    room = new_room(client)
+    for path in ("review", "review/position", "graph", "analysis", "record.json", "record.txt"):
+        assert client.get(f"/rooms/{room['room']}/{path}").status_code == 403, path
+    assert client.post(f"/rooms/{room['room']}/analysis").status_code == 403
+    assert client.post(f"/rooms/{room['room']}/fork", data={"at": "0"}).status_code == 403
+    assert client.get("/r/not-a-token").status_code == 404
+    _open(client, room["tokens"][0])
+    assert client.get(f"/rooms/{room['room']}/record.xml").status_code == 404
+    assert client.get("/rooms/nosuchroom/review").status_code == 403
+
+
+def test_export_then_import_gives_the_same_game(client: TestClient) -> None:
+    room = new_room(client)
+    play(client, room, 500, seed=3)
+    _open(client, room["tokens"][1])
+    exported = client.get(f"/rooms/{room['room']}/record.json")
+    assert exported.status_code == 200
+    assert "attachment" in exported.headers["content-disposition"]
+    text = client.get(f"/rooms/{room['room']}/record.txt").text
+    original = read_record(exported.text)
+    assert read_record(text) == original
+    assert original.positions()[-1].finished
+    for body in (exported.text, text):
+        room_id = _imported(client, body)
+        again = read_record(client.get(f"/rooms/{room_id}/record.json").text)
+        assert again.moves == original.moves
+        page = client.get(f"/rooms/{room_id}/review")
+        assert _summary_at(page.text) == summary(replay(original.moves))
+        # Read-only: nobody holds a seat.
+        assert "fork-button" not in page.text
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        ("catalog x sha256=00\n1. pass\n", 1),
+        ('{\n  "format": "inland-port-record/1",\n  oops\n}', 3),
+        ("1. pass\n", 1),
+    ],
+)
+def test_a_malformed_record_is_refused_with_its_line(
+    client: TestClient, database_url: str, body: str, line: int
+) -> None:
+    response = client.post(
+        "/import", content=f"record={body}".encode(), headers={"Content-Type": "text/plain"}
+    )
+    assert response.status_code == 422
+    assert f"Line {line}:" in response.text
+
+
+def test_a_refused_record_stores_nothing(client: TestClient, database_url: str) -> None:
+    from sqlalchemy import create_engine, func, select
+
+    moves = random_game(random.Random(1))
+    lines = record_text(GameRecord.of(moves)).splitlines()
+    lines[9] = lines[9].split(".")[0] + ". build castle"
+    response = client.post(
+        "/import",
+        content=("record=" + "\n".join(lines)).encode(),
+        headers={"Content-Type": "text/plain"},
+    )
+    assert response.status_code == 422
+    assert "Line 10:" in response.text
+    db = create_engine(database_url)
+    with db.connect() as connection:
+        assert connection.scalar(select(func.count()).select_from(Room)) == 0
+        assert connection.scalar(select(func.count()).select_from(Move)) == 0
+    db.dispose()
+    too_big = client.post(
+        "/import", content=b"record=" + b"#" * 20000, headers={"Content-Type": "text/plain"}
+    )
+    assert too_big.status_code == 413
+
+
+def test_fork_starts_a_room_at_that_position(client: TestClient) -> None:
+    room = new_room(client)
+    play(client, room, 20, seed=2)
+    _open(client, room["tokens"][0])
+    source = read_record(client.get(f"/rooms/{room['room']}/record.json").text)
+    response = client.post(
+        f"/rooms/{room['room']}/fork",
+        data={"at": "9", "seat": "1", "computer": "easy"},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303
+    assert response.headers["location"].startswith("/s/")
+    table = client.get(response.headers["location"], follow_redirects=False)
+    new_id = table.headers["location"].rsplit("/", 1)[1]
+    forked = read_record(client.get(f"/rooms/{new_id}/record.json").text)
+    assert forked.moves[:9] == source.moves[:9]
+    assert summary(replay(forked.moves[:9])) == summary(replay(source.moves[:9]))
+    page = client.get(f"/rooms/{new_id}/review")
+    assert "This game started from position 9" in page.text
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"at": "99", "seat": "0"},
+        {"at": "x", "seat": "0"},
+        {"at": "3", "seat": "2"},
+        {"at": "3", "seat": "0", "computer": "god"},
+        {},
+    ],
+)
+def test_an_odd_fork_is_refused(client: TestClient, form: dict[str, str]) -> None:
+    room = new_room(client)
+    play(client, room, 10)
+    _open(client, room["tokens"][0])
+    response = client.post(f"/rooms/{room['room']}/fork", data=form, follow_redirects=False)
+    assert 400 <= response.status_code < 500
+
+
+def test_analysis_of_an_imported_record(client: TestClient) -> None:
+    moves = random_game(random.Random(7))[:6]
+    room_id = _imported(client, record_json(GameRecord.of(moves)))
+    assert client.get(f"/rooms/{room_id}/analysis").status_code == 200
+    started = client.post(f"/rooms/{room_id}/analysis")
+    assert started.status_code == 200
+    assert "analysis-progress" in started.text or "analysis-done" in started.text
+    deadline = time.monotonic() + 60
+    while "analysis-done" not in (page := client.get(f"/rooms/{room_id}/analysis").text):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert 'id="score-graph"' in page
+    again = client.post(f"/rooms/{room_id}/analysis")
+    assert "analysis-done" in again.text
+    graph = client.get(f"/rooms/{room_id}/graph").text
+    assert "graph-margin" in graph
+
+
+def test_an_ongoing_game_is_not_analysed(client: TestClient) -> None:
+    room = new_room(client)
+    play(client, room, 4)
+    _open(client, room["tokens"][0])
+    assert client.post(f"/rooms/{room['room']}/analysis").status_code == 409
+
+
+def test_the_graph_ends_at_the_final_scores(client: TestClient) -> None:
+    room = new_room(client)
+    play(client, room, 500, seed=5)
+    _open(client, room["tokens"][0])
+    record = read_record(client.get(f"/rooms/{room['room']}/record.json").text)
+    final = summary(replay(record.moves))["scores"]
+    graph = client.get(f"/rooms/{room['room']}/graph").text
+    ends = re.findall(r'data-seat="(\d)" data-position="(\d+)" data-score="(-?\d+)"', graph)
+    assert [(int(s), int(p), int(v)) for s, p, v in ends] == [
+        (0, len(record.moves), final[0]),
+        (1, len(record.moves), final[1]),
+    ]
+    assert "review-link" in client.get(f"/rooms/{room['room']}").text

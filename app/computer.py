@@ -35,7 +35,7 @@ from app.lanes import Lanes
 from app.notify import Publisher
 from app.realtime import Hub
 from app.services import moves
-from app.services.errors import NotYourTurn, RoomNotFound, StaleVersion
+from app.services.errors import ClientMoveIdReused, NotYourTurn, RoomNotFound, StaleVersion
 from engine.ai import choose_move
 
 log = logging.getLogger(__name__)
@@ -183,8 +183,9 @@ class ComputerPlayer:
                     client_move_id=f"computer-{turn.version}",
                     publisher=self._publisher,
                 )
-            except (StaleVersion, NotYourTurn) as exc:
-                # Another process (or a restart) moved first: look at the room again.
+            except (StaleVersion, NotYourTurn, ClientMoveIdReused) as exc:
+                # Another process (or a restart) moved first — perhaps another move, when the
+                # search's clock cut it elsewhere: look at the room again.
                 log.debug("room %s moved on before the computer: %s", turn.room_id, exc)
 
 

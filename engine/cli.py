@@ -4,6 +4,8 @@
     python -m engine legal FILE              every legal move after FILE's moves, one per line
     python -m engine selfplay [--seed S] [--games N] [--out DIR]
     python -m engine bench [--games N] [--repeats R]
+    python -m engine arena --a LEVEL --b LEVEL [--games N] ...
+    python -m engine balance [--catalog ID|FILE] [--games N] [--budget B] [--json] ...
 
 FILE is ``{"moves": [move, ...]}`` with an optional ``"catalog"`` path (relative to the current
 directory). An illegal or malformed move, or an unreadable FILE, ends with exit status 1 and one
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .arena import add_arena_command
+from .balance import add_balance_command
 from .catalog import Catalog, default_catalog, load_catalog
 from .rules import apply, legal_moves
 from .state import GameState, new_game, scores, summary_json
@@ -146,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(run=cmd_bench)
     add_arena_command(sub)
+    add_balance_command(sub)
     return parser
 
 

@@ -7,6 +7,7 @@ with a Wilson 95% interval (:func:`engine.arena.wilson_interval`). Per building,
 - **uses/game** — mean number of times it was used (by either player);
 - **sold** / **forced** — share of games in which its owner sold it, or the wheel's "!" sold it;
 - **owned at end** — share of games in which somebody owned it when the game ended;
+- **first owns** — share of games in which the first player owned it when the game ended;
 - **owner won** — of those games, the share its owner won (a draw counts half);
 - **winner owns** — share of all games whose winner owned it at the end (a draw has no winner).
 
@@ -55,6 +56,7 @@ def building_figures(building_id: str, records: Sequence[GameRecord]) -> dict[st
         "sold": sum(1 for r in records if r.sold.get(building_id)) / games,
         "forced": sum(1 for r in records if r.forced.get(building_id)) / games,
         "owned_at_end": len(owned) / games,
+        "first_owns": sum(1 for r in owned if r.owner_at_end[building_id] == 0) / games,
         "owner_won": statistics.fmean(owner_won) if owner_won else None,
         "winner_owns": sum(
             1 for r in owned if _winner(r) is not None and _winner(r) == r.owner_at_end[building_id]
@@ -108,9 +110,7 @@ def _pct(share: float | None) -> str:
     return "-" if share is None else f"{100 * share:.0f}%"
 
 
-def report_lines(
-    setup: BalanceSetup, catalog: Catalog, records: Sequence[GameRecord]
-) -> list[str]:
+def report_lines(setup: BalanceSetup, catalog: Catalog, records: Sequence[GameRecord]) -> list[str]:
     """The printed report."""
     data = report_data(setup, catalog, records)
     first = data["first_player"]
@@ -127,14 +127,15 @@ def report_lines(
         f"mean score {first['mean_scores'][0]:.1f} to {first['mean_scores'][1]:.1f}",
         "",
         f"{'building':<22}{'built':>7}{'uses/game':>11}{'sold':>6}{'forced':>8}"
-        f"{'owned at end':>14}{'owner won':>11}{'winner owns':>13}",
+        f"{'owned at end':>14}{'first owns':>12}{'owner won':>11}{'winner owns':>13}",
     ]
     for building in catalog.buildings:
         f = data["buildings"][building.id]
         lines.append(
             f"{building.letter} {building.id:<20}{_pct(f['built']):>7}"
             f"{f['uses_per_game']:>11.2f}{_pct(f['sold']):>6}{_pct(f['forced']):>8}"
-            f"{_pct(f['owned_at_end']):>14}{_pct(f['owner_won']):>11}{_pct(f['winner_owns']):>13}"
+            f"{_pct(f['owned_at_end']):>14}{_pct(f['first_owns']):>12}"
+            f"{_pct(f['owner_won']):>11}{_pct(f['winner_owns']):>13}"
         )
     low_target, high_target = FIRST_PLAYER_TARGET
     in_target = low_target <= first["rate"] <= high_target

@@ -87,7 +87,11 @@ def opening_codes(setup: BalanceSetup, games: int) -> list[int]:
 
 
 def play_game(setup: BalanceSetup, index: int, opening: int) -> GameRecord:
-    """Game ``index``: the opening ``opening`` (base-3 digits, first action last), then search."""
+    """Game ``index``: opening number ``opening``, then both players search.
+
+    Written in base ``opening_choices``, the opening's lowest digit picks the first action among
+    the best kinds of move, the next digit the second action, and so on.
+    """
     bot = StrongBot(budget_s=None, iterations=setup.budget)
     events: list[Event] = []
     state = new_game(setup_catalog(setup))

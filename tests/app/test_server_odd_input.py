@@ -171,11 +171,17 @@ def test_head_answers_wherever_get_does(client: TestClient) -> None:
 
 
 def head_is_get_without_a_body(client: TestClient, room: dict[str, Any], route: HttpRoute) -> None:
-    link = {"/s/": room["tokens"][0], "/w/": room["spectator"], "/i/": room["invite"]}
+    link = {
+        "/s/": room["tokens"][0],
+        "/w/": room["spectator"],
+        "/i/": room["invite"],
+        "/r/": room["tokens"][0],
+    }
     values = {
         "room_id": room["room"],
         "token": link.get(route.path[:3], ""),
         "path": "css/table.css",
+        "kind": "json",
     }
     url = route.url({name: values[name].encode() for name in route.params})
     url += "?building=grocery_store" if url.endswith("/panel") else ""

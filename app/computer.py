@@ -184,8 +184,8 @@ class ComputerPlayer:
                     publisher=self._publisher,
                 )
             except (StaleVersion, NotYourTurn, ClientMoveIdReused) as exc:
-                # Another process (or a restart) moved first, perhaps choosing another move:
-                # look at the room again.
+                # Another process (or a restart) moved first — perhaps another move, when the
+                # search's clock cut it elsewhere: look at the room again.
                 log.debug("room %s moved on before the computer: %s", turn.room_id, exc)
 
 

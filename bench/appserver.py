@@ -41,7 +41,7 @@ class AppServer:
         self.log = data_dir / "server.log"
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 120.0) -> None:
         """Start the process and wait until /healthz answers (its database is up)."""
         env = {
             key: value

@@ -14,14 +14,17 @@ import multiprocessing
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import Any
+from typing import Any, TypeVar
 
 from .ai import LEVELS, make_bot
 from .rules import apply
 from .state import new_game, scores
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 Z_95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
@@ -96,12 +99,19 @@ def _play_indexed(args: tuple[ArenaSetup, int]) -> GameResult:
 
 def play_games(setup: ArenaSetup, games: int, workers: int) -> Iterator[GameResult]:
     """Every game's result, in the order of the game numbers."""
-    tasks = [(setup, index) for index in range(games)]
+    return map_in_order(_play_indexed, [(setup, index) for index in range(games)], workers)
+
+
+def map_in_order(function: Callable[[T], R], tasks: Sequence[T], workers: int) -> Iterator[R]:
+    """``function`` of each task, in the tasks' order; in ``workers`` processes when more than one.
+
+    ``function`` must be a module-level function (the worker processes are spawned, not forked).
+    """
     if workers <= 1:
-        yield from (_play_indexed(task) for task in tasks)
+        yield from map(function, tasks)
         return
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap(_play_indexed, tasks)
+        yield from pool.imap(function, tasks)
 
 
 def _percent(share: float) -> str:
@@ -169,7 +179,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -202,9 +212,9 @@ def add_arena_command(subparsers: Any) -> None:
     )
     arena.add_argument("--a", required=True, choices=LEVELS, help="bot A's level")
     arena.add_argument("--b", required=True, choices=LEVELS, help="bot B's level")
-    arena.add_argument("--games", type=_positive_int, default=200)
+    arena.add_argument("--games", type=positive_int, default=200)
     arena.add_argument("--seed", type=int, default=1)
-    arena.add_argument("--workers", type=_positive_int, default=1, help="games played at once")
+    arena.add_argument("--workers", type=positive_int, default=1, help="games played at once")
     arena.add_argument(
         "--budget",
         type=_positive_seconds,
@@ -213,7 +223,7 @@ def add_arena_command(subparsers: Any) -> None:
     )
     arena.add_argument(
         "--iterations",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         help="the strong bot's work per move in greedy turns simulated (deterministic)",
     )

@@ -4,6 +4,8 @@
     python -m engine legal FILE              every legal move after FILE's moves, one per line
     python -m engine selfplay [--seed S] [--games N] [--out DIR]
     python -m engine bench [--games N] [--repeats R]
+    python -m engine arena --a LEVEL --b LEVEL [--games N] ...
+    python -m engine balance [--catalog ID|FILE] [--games N] [--budget B] [--json] ...
 
 FILE is ``{"moves": [move, ...]}`` with an optional ``"catalog"`` path (relative to the current
 directory), or a game record: JSON (``"format": "inland-port-record/1"``) or the text notation
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .arena import add_arena_command
+from .balance import add_balance_command
 from .catalog import Catalog, default_catalog
 from .loader import load_catalog
 from .record import RecordError, read_record
@@ -159,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(run=cmd_bench)
     add_arena_command(sub)
+    add_balance_command(sub)
     return parser
 
 

@@ -43,10 +43,14 @@ def _invalid(message: str = "This link is not valid.") -> HTMLResponse:
 
 
 def _open(request: Request, session: Session, token: str, kind: str) -> Response:
-    """Remember a link of this kind for its room and go to the table; 404 for any other token."""
+    """Remember a link of this kind for its room and go to the table; 404 for any other token.
+
+    A spectator link never takes a seat away: a browser that holds a seat in the room keeps it."""
     viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != kind:
         return _invalid()
+    if kind != "seat" and seated(request, session, viewer.room_id):
+        return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     return remember(request, viewer.room_id, token)
 
 
@@ -62,7 +66,7 @@ def open_spectator_link(token: str, request: Request, session: SessionDep) -> Re
     return _open(request, session, token, "spectator")
 
 
-def _seated(request: Request, session: SessionDep, room_id: str) -> bool:
+def seated(request: Request, session: SessionDep, room_id: str) -> bool:
     """Whether this browser already holds a seat in the room."""
     held = request.cookies.get(cookie_name(room_id))
     if not held:
@@ -77,7 +81,7 @@ def open_invite_link(token: str, request: Request, session: SessionDep) -> Respo
     viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != "invite":
         return _invalid()
-    if _seated(request, session, viewer.room_id):
+    if seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     if viewer.seat_taken:
         return remember(request, viewer.room_id, token)
@@ -95,7 +99,7 @@ def accept_invite(
     viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != "invite":
         return _invalid()
-    if _seated(request, session, viewer.room_id):
+    if seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     try:
         claimed = seats.claim_invite(session, invite_token=token, base_url=base, publisher=hub)

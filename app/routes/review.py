@@ -40,7 +40,7 @@ from app.deps import (
 from app.i18n import Language
 from app.refusals import record_sentence, sentence
 from app.roomview import RoomView
-from app.routes.links import remember
+from app.routes.links import remember, seated
 from app.services import records, seats
 from app.services.analyses import request_analysis
 from app.services.errors import NotAnalysable
@@ -250,4 +250,6 @@ def open_review_link(
     viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind == "invite":
         raise PageError(404, t.gettext("This link is not valid."), t.gettext("No such room"))
+    if viewer.kind != "seat" and seated(request, session, viewer.room_id):
+        return RedirectResponse(f"/rooms/{viewer.room_id}/review", status_code=303)
     return remember(request, viewer.room_id, token, "/review")

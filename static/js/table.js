@@ -1,6 +1,7 @@
 /* The table page's small helpers. The server decides everything; this file only
  * - shows the connection state and makes sure every closed socket comes back,
- * - keeps the action panel in step with the board, and never shows an older board,
+ * - keeps the action panel in step with the board, never shows an older board, and never lets
+ *   a late refresh hide the answer to a move,
  * - copies links, steps the number fields, and moves focus for keyboard users.
  */
 (function () {
@@ -67,20 +68,73 @@
     if (arriving < shown) evt.detail.shouldSwap = false;
   });
 
-  // Keep the panel in step with the board: when a new version arrives, ask again.
+  // Keep the panel in step with the board: when a new version arrives, ask again — unless a
+  // move is on its way (its answer, the "Done" message, is what the panel shows next).
+  var MOVE_FORMS = ".confirm-form, .sell-panel-form, .sell-form, .pass-form";
+  var movesInFlight = 0;
+  var REFRESH = "X-Panel-Refresh";
+
+  // One refresh at a time: boards that arrive meanwhile ask again once it is answered (a
+  // refresh cut short by the next one would be an aborted request).
+  var refreshing = false;
+  var refreshAgain = false;
+
   function syncPanel() {
     var board = document.getElementById("board");
     var card = document.querySelector("#panel .panel-card[data-version]");
-    if (!board || !card || card.dataset.version === board.dataset.version) return;
+    if (movesInFlight || !board || !card || card.dataset.version === board.dataset.version) return;
+    if (refreshing) {
+      refreshAgain = true;
+      return;
+    }
     var form = document.getElementById("choice-form");
     if (form) {
+      refreshing = true;
       htmx.trigger(form, "refresh");
     } else if (card.dataset.building) {
+      refreshing = true;
+      var headers = {};
+      headers[REFRESH] = "1";
       htmx.ajax("GET", "/rooms/" + board.dataset.room + "/panel?building=" +
-        encodeURIComponent(card.dataset.building), { target: "#panel", swap: "innerHTML" });
+        encodeURIComponent(card.dataset.building),
+        { target: "#panel", swap: "innerHTML", headers: headers });
     }
   }
   document.addEventListener("htmx:wsAfterMessage", syncPanel);
+
+  function isMove(evt) {
+    var elt = evt.detail && evt.detail.elt;
+    return !!(elt && elt.closest && elt.closest(MOVE_FORMS));
+  }
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (isMove(evt)) movesInFlight += 1;
+  });
+  function isRefresh(detail) {
+    var config = (detail && detail.requestConfig) || {};
+    var trigger = config.triggeringEvent && config.triggeringEvent.type;
+    return trigger === "refresh" || !!(config.headers && config.headers[REFRESH]);
+  }
+  function refreshDone(evt) {
+    if (!isRefresh(evt.detail) || !refreshing) return;
+    refreshing = false;
+    if (refreshAgain) {
+      refreshAgain = false;
+      syncPanel();
+    }
+  }
+  document.addEventListener("htmx:sendAbort", refreshDone);
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (isMove(evt)) movesInFlight = Math.max(0, movesInFlight - 1);
+    refreshDone(evt);
+  });
+
+  // A refresh that answers after a move's message never replaces that message: the player
+  // must see that the move went through (or why it did not).
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || target.id !== "panel" || !document.querySelector("#panel .panel-message")) return;
+    if (isRefresh(evt.detail)) evt.detail.shouldSwap = false;
+  });
 
   // Opening a building's panel moves focus to it (keyboard and screen-reader users).
   document.addEventListener("htmx:afterSwap", function (evt) {

@@ -171,14 +171,18 @@ def test_head_answers_wherever_get_does(client: TestClient) -> None:
 
 
 def head_is_get_without_a_body(client: TestClient, room: dict[str, Any], route: HttpRoute) -> None:
-    link = {"/w/": room["spectator"], "/i/": room["invite"]}
+    link = {
+        "/s/": room["tokens"][0],
+        "/w/": room["spectator"],
+        "/i/": room["invite"],
+        "/r/": room["tokens"][0],
+    }
     values = {
         "room_id": room["room"],
-        "token": link.get(route.path[:3], room["tokens"][0]),
-        "kind": "json",
+        "token": link.get(route.path[:3], ""),
         "path": "css/table.css",
+        "kind": "json",
     }
-    assert set(route.params) <= set(values), f"a sensible value for each param of {route.path}"
     url = route.url({name: values[name].encode() for name in route.params})
     url += "?building=grocery_store" if url.endswith("/panel") else ""
     headers = bearer(room["tokens"][0]) if url.startswith("/api/") else {}

@@ -153,5 +153,26 @@ def test_a_seated_browser_keeps_its_seat_when_it_opens_the_invite_again(
     assert client.post(f"/api/invites/{token_of(created['invite_link'])}").status_code == 200
 
 
+def test_a_seated_browser_keeps_its_seat_when_it_opens_the_spectator_or_review_link(
+    client: TestClient,
+) -> None:
+    created = client.post("/api/rooms", json={"host_seat": 0}).json()
+    client.get(f"/s/{created['token']}", follow_redirects=False)
+    spectator = token_of(created["spectator_link"])
+    for link, page in ((f"/w/{spectator}", ""), (f"/r/{spectator}", "/review")):
+        opened = client.get(link, follow_redirects=False)
+        assert opened.status_code == 303
+        assert opened.headers["location"] == f"/rooms/{created['room']}{page}"
+        assert "set-cookie" not in opened.headers
+    # the player's own controls are still there (a spectator's table has none)
+    table = client.get(f"/rooms/{created['room']}")
+    assert table.status_code == 200 and f'hx-get="/rooms/{created["room"]}/panel' in table.text
+    assert client.cookies.get(f"ip_{created['room']}") == created["token"]
+    # a browser without a seat watches through the same link
+    client.cookies.clear()
+    watched = client.get(f"/w/{spectator}", follow_redirects=False)
+    assert "set-cookie" in watched.headers
+
+
 def test_healthz_checks_the_database(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"status": "ok"}

@@ -17,6 +17,7 @@ as controls (values are strings, as a form sends them):
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -82,7 +83,7 @@ def payment_steps(words: Words, payment: Mapping[str, Mapping[str, int]]) -> str
     return ", ".join(parts) if parts else t.gettext("nothing")
 
 
-class Field:
+class Field(ABC):
     """One field of the moves of a group, with the form values it takes (its ``names``).
 
     A subclass says what a move's field reads as (`values`), how much it does (`amount`), which
@@ -96,8 +97,9 @@ class Field:
         self.data = data
         self.names: tuple[str, ...] = ()
 
+    @abstractmethod
     def values(self, move: Data) -> dict[str, str]:
-        raise NotImplementedError
+        """The form values that say this field of `move`."""
 
     def amount(self, move: Data) -> int:
         return 0
@@ -106,10 +108,11 @@ class Field:
         """The values picked in the form, defaulting to the default move's (``base``)."""
         return {name: form.get(name, base[name]).strip() for name in self.names if name in base}
 
+    @abstractmethod
     def controls(
         self, picked: Mapping[str, str], state: GameState, words: Words, need: int
     ) -> list[Control]:
-        raise NotImplementedError
+        """The controls that offer this field's values."""
 
     def problem(self, picked: Mapping[str, str], words: Words) -> str | None:
         return None

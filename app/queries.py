@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 import engine
+from app import catalogs
 from app.links import invite_link, seat_link, spectator_link
 from app.models import Connection, Link, Move, RematchOffer, Room, Seat, ServerProcess
 from app.positions import position
@@ -189,13 +190,18 @@ def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
 
 
 def room_record(session: Session, *, room_id: str) -> GameRecord:
-    """The room's game as a record: its whole log, the seats named as at the table."""
+    """The room's game as a record: its whole log, the seats named as at the table, the room's
+    catalog."""
     try:
         room = _room(session, room_id)
         names = ["Player 1", "Player 2"]
         if room.computer is not None and room.computer_seat is not None:
             names[room.computer_seat] = COMPUTER_NAMES[room.computer]
-        return GameRecord.of(canonical_log(session, room_id), seats=(names[0], names[1]))
+        return GameRecord.of(
+            canonical_log(session, room_id),
+            seats=(names[0], names[1]),
+            catalog=catalogs.of_room(room),
+        )
     finally:
         session.rollback()
 

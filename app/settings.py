@@ -2,6 +2,7 @@
 
 `DATABASE_URL` defaults to an embedded SQLite file under `DATA_DIR` (./data, created on demand);
 `postgresql+psycopg://...` switches to PostgreSQL. `HOST`/`PORT` set the listening address.
+`CATALOG_DIR` names a directory of extra catalog files (every `*.json` in it; `app.catalogs`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class Settings(BaseSettings):
     room_burst: int = 5
     #: Sockets one client address may hold open at once (0: no limit).
     sockets_per_address: int = 32
+    #: A directory of extra catalog files (the printed numbers, say), read when the server starts.
+    catalog_dir: Path | None = None
 
     @cached_property
     def resolved_database_url(self) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from app.models import Room
 from app.services.errors import CatalogMissing, UnknownCatalog
-from engine import Catalog
+from engine import Catalog, sector_labels
 from engine.catalogs import CatalogEntry, CatalogRegistry, load_registry
 from engine.record import GameRecord
 
@@ -23,9 +23,21 @@ _registry: CatalogRegistry = load_registry()
 
 def configure(directory: Path | None) -> CatalogRegistry:
     """Read the built-in catalogs and those of `directory`; a bad file raises ``ValueError``
-    naming the file and the problem (the server does not start)."""
+    naming the file and the problem (the server does not start).
+
+    Besides the engine's checks, the table draws one wheel for every room: a catalog whose wheel
+    has other sectors ("0", "2", "3", "4", "4+", "!") cannot be shown, so it is refused too.
+    """
     global _registry
-    _registry = load_registry(directory)
+    found = load_registry(directory)
+    drawn = sector_labels(found.get("provisional-1"))
+    for entry in found.all():
+        if sector_labels(entry.catalog) != drawn:
+            raise ValueError(
+                f"{entry.path}: catalog: the table draws a wheel with the sectors "
+                f"{', '.join(drawn)}; this catalog's wheel has {', '.join(sector_labels(entry.catalog))}"
+            )
+    _registry = found
     return _registry
 
 

@@ -176,6 +176,12 @@ def test_a_bad_catalog_file_stops_the_server_naming_the_file(
     (folder / "broken.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ValueError, match=r"broken\.json: catalog: missing or malformed entry"):
         create_app(settings.model_copy(update={"catalog_dir": folder}))
+    data = json.loads(BUILT_IN_FILES[1].read_text(encoding="utf-8"))
+    data["name"] = "odd-wheel"
+    data["wheel"]["multiplier_by_age"][2] = 5
+    (folder / "broken.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"broken\.json: catalog: the table draws a wheel"):
+        create_app(settings.model_copy(update={"catalog_dir": folder}))
     (folder / "broken.json").write_text("{", encoding="utf-8")
     env = {**os.environ, "CATALOG_DIR": str(folder), "DATA_DIR": str(tmp_path / "data")}
     env.pop("DATABASE_URL", None)

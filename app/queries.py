@@ -67,6 +67,9 @@ class RoomSummary:
     finished: bool
     #: When finished: {"scores": [a, b], "winner": 0 | 1 | None, "breakdown": [{...}, {...}]}.
     result: dict[str, Any] | None
+    #: The catalog the room is played with: its id and SHA-256.
+    catalog: str = ""
+    catalog_sha256: str = ""
 
 
 def _room(session: Session, room_id: str) -> Room:
@@ -102,6 +105,8 @@ def room_summary(session: Session, *, room_id: str, presence_timeout: float = 30
             spectators=spectators,
             finished=room.finished,
             result=result,
+            catalog=room.catalog_id,
+            catalog_sha256=room.catalog_sha256,
         )
     finally:
         session.rollback()
@@ -169,6 +174,14 @@ def move_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
             select(Move.seq, Move.seat, Move.move).where(Move.room_id == room_id).order_by(Move.seq)
         ).all()
         return [{"seq": seq, "seat": seat, "move": json.loads(m)} for seq, seat, m in rows]
+    finally:
+        session.rollback()
+
+
+def room_catalog(session: Session, *, room_id: str) -> str:
+    """The id of the catalog the room is played with."""
+    try:
+        return _room(session, room_id).catalog_id
     finally:
         session.rollback()
 

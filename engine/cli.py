@@ -7,8 +7,8 @@
     python -m engine arena --a LEVEL --b LEVEL [--games N] ...
     python -m engine balance [--catalog ID|FILE] [--games N] [--budget B] [--json] ...
 
-FILE is ``{"moves": [move, ...]}`` with an optional ``"catalog"`` path (relative to the current
-directory), or a game record: JSON (``"format": "inland-port-record/1"``) or the text notation
+FILE is ``{"moves": [move, ...]}`` with an optional ``"catalog"``: a built-in catalog's id
+(``"provisional-2"``) or a path (relative to the current directory); or a game record: JSON (``"format": "inland-port-record/1"``) or the text notation
 (docs/notation.md). An illegal or malformed move, or an unreadable FILE, ends with exit status 1
 and one line on stderr (for a record: naming the line).
 """
@@ -65,8 +65,9 @@ def _read_game_file(path: str) -> tuple[list[Any], Catalog]:
     if "catalog" in data:
         if not isinstance(data["catalog"], str):
             raise _Unreadable(f"{path}: catalog must be a path")
+        built_in = {entry.id: entry.catalog for entry in built_in_registry().all()}
         try:
-            catalog = load_catalog(data["catalog"])
+            catalog = built_in.get(data["catalog"]) or load_catalog(data["catalog"])
         except ValueError as err:
             raise _Unreadable(str(err)) from err
     return data["moves"], catalog

@@ -98,6 +98,8 @@ class RoomOut(BaseModel):
     result: dict[str, Any] | None = Field(
         description="once finished: scores, winner (null for a draw), breakdown per seat"
     )
+    catalog: str = Field(description="the id of the catalog the room is played with")
+    catalog_sha256: str = Field(description="the SHA-256 of that catalog's numbers")
 
 
 class LegalOut(BaseModel):
@@ -128,6 +130,7 @@ class LogMove(BaseModel):
 
 class LogOut(BaseModel):
     moves: list[LogMove]
+    catalog: str = Field(description="the id of the catalog the room is played with")
 
 
 class RematchOut(BaseModel):
@@ -221,6 +224,8 @@ def get_room(
         spectators=room.spectators,
         finished=room.finished,
         result=room.result,
+        catalog=room.catalog,
+        catalog_sha256=room.catalog_sha256,
     )
 
 
@@ -286,8 +291,11 @@ def post_move(
 
 @router.get("/rooms/{room_id}/moves", response_model=LogOut, responses={403: {"model": Problem}})
 def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> LogOut:
-    """The move log, oldest first; `{"moves": [m["move"] ...]}` is a replay file for the engine."""
-    return LogOut(moves=[LogMove(**m) for m in queries.move_log(session, room_id=room_id)])
+    """The move log, oldest first, and the room's catalog: `{"moves": [m["move"] ...], "catalog":
+    ...}` is a replay file for the engine (for a catalog built into it)."""
+    moves = [LogMove(**m) for m in queries.move_log(session, room_id=room_id)]
+    catalog = queries.room_catalog(session, room_id=room_id)
+    return LogOut(moves=moves, catalog=catalog)
 
 
 @router.post(

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text, update
+from starlette.websockets import WebSocketDisconnect
 
 import engine
 from app import catalogs, positions
@@ -143,6 +144,12 @@ def test_a_room_whose_numbers_the_server_lacks_is_refused_not_replayed(
     assert page.status_code == 409
     assert "provisional-2" in page.text and "does not have" in page.text
     assert client.get(f"/rooms/{room['room']}/record.json").status_code == 409
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(f"/ws/rooms/{room['room']}?token={room['spectator']}") as socket,
+    ):
+        socket.receive_text()
+    assert closed.value.code == 1008
 
 
 def printed_catalog(folder: Path, name: str = "printed") -> dict[str, Any]:

@@ -15,15 +15,15 @@ from pathlib import Path
 from app.models import Room
 from app.services.errors import CatalogMissing, UnknownCatalog
 from engine import Catalog, sector_labels
-from engine.catalogs import CatalogEntry, CatalogRegistry, load_registry
+from engine.catalogs import DEFAULT_ID, CatalogEntry, CatalogRegistry, load_registry
 from engine.record import GameRecord
 
 _registry: CatalogRegistry = load_registry()
 
 
-def configure(directory: Path | None) -> CatalogRegistry:
+def configure(directory: Path | None, default_id: str = DEFAULT_ID) -> CatalogRegistry:
     """Read the built-in catalogs and those of `directory`; a bad file raises ``ValueError``
-    naming the file and the problem (the server does not start).
+    naming the file and the problem (the server does not start). New rooms get `default_id`.
 
     Besides the engine's checks, the table draws one wheel for every room: a catalog whose wheel
     has other sectors ("0", "2", "3", "4", "4+", "!") cannot be shown, so it is refused too.
@@ -37,7 +37,7 @@ def configure(directory: Path | None) -> CatalogRegistry:
                 f"{entry.path}: catalog: the table draws a wheel with the sectors "
                 f"{', '.join(drawn)}; this catalog's wheel has {', '.join(sector_labels(entry.catalog))}"
             )
-    _registry = found
+    _registry = CatalogRegistry(found.all(), default_id)
     return _registry
 
 

@@ -25,7 +25,7 @@ from app.main import create_app
 from app.migrate import downgrade, upgrade
 from app.models import Room
 from app.settings import Settings
-from engine.catalogs import BUILT_IN_FILES, CatalogRegistry, built_in_registry
+from engine.catalogs import BUILT_IN_FILES, built_in_registry
 from tests.app.server_support import bearer, new_room, play
 
 PROVISIONAL_1_SHA256 = "9493fd45a591aaf5841a28a13e12497628180d0e366b3f65dac96af97b801456"
@@ -72,7 +72,7 @@ def test_a_room_replays_with_its_own_catalog_after_another_becomes_the_default(
 ) -> None:
     # While provisional-1 is the default for new rooms, a room opens with it.
     built_in = built_in_registry()
-    catalogs._registry = CatalogRegistry(built_in.all(), default_id="provisional-1")
+    catalogs.configure(None, default_id="provisional-1")
     room = new_room(client)
     assert room["catalog"] == "provisional-1"
     version = play(client, room, 400, seed=7)

@@ -32,10 +32,11 @@ def configure(directory: Path | None, default_id: str = DEFAULT_ID) -> CatalogRe
     found = load_registry(directory)
     drawn = sector_labels(found.get("provisional-1"))
     for entry in found.all():
-        if sector_labels(entry.catalog) != drawn:
+        sectors = sector_labels(entry.catalog)
+        if sectors != drawn:
             raise ValueError(
                 f"{entry.path}: catalog: the table draws a wheel with the sectors "
-                f"{', '.join(drawn)}; this catalog's wheel has {', '.join(sector_labels(entry.catalog))}"
+                f"{', '.join(drawn)}; this catalog's wheel has {', '.join(sectors)}"
             )
     _registry = CatalogRegistry(found.all(), default_id)
     return _registry

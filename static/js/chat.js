@@ -1,0 +1,96 @@
+/* The room's chat (templates/chat.html). The server draws every message as text; this file only
+ * - clears the field after a message went through and shows a refusal (429 included),
+ * - keeps each list scrolled to its newest message unless the reader scrolled up,
+ * - shows the times in the reader's own clock,
+ * - lets a player hide the spectators' chat (remembered in this browser).
+ */
+(function () {
+  "use strict";
+
+  var HIDE_KEY = "inlandport.hideSpectatorChat";
+  var following = {};
+
+  function localTimes(root) {
+    root.querySelectorAll(".chat-log time[datetime]").forEach(function (el) {
+      var when = new Date(el.getAttribute("datetime"));
+      if (!isNaN(when)) el.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    });
+  }
+
+  function toBottom(log) {
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function atBottom(log) {
+    return log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+  }
+
+  function setHidden(hidden) {
+    var chat = document.getElementById("chat");
+    var button = document.querySelector("[data-chat-hide]");
+    if (!chat || !button) return;
+    chat.classList.toggle("spectators-hidden", hidden);
+    button.setAttribute("aria-expanded", hidden ? "false" : "true");
+    button.textContent = hidden ? chat.dataset.textShow : chat.dataset.textHide;
+    try { window.localStorage.setItem(HIDE_KEY, hidden ? "1" : "0"); } catch (e) { /* private mode */ }
+  }
+
+  function start() {
+    var chat = document.getElementById("chat");
+    if (!chat) return;
+    localTimes(chat);
+    chat.querySelectorAll(".chat-log").forEach(toBottom);
+    if (chat.classList.contains("is-player")) {
+      var hidden = false;
+      try { hidden = window.localStorage.getItem(HIDE_KEY) === "1"; } catch (e) { hidden = false; }
+      setHidden(hidden);
+    }
+  }
+
+  document.addEventListener("click", function (evt) {
+    var target = evt.target;
+    if (!(target instanceof Element) || !target.closest("[data-chat-hide]")) return;
+    setHidden(!document.getElementById("chat").classList.contains("spectators-hidden"));
+  });
+
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (target && target.classList && target.classList.contains("chat-log")) {
+      following[target.id] = atBottom(target);
+    }
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || !target.id || target.id.indexOf("chat-") !== 0) return;
+    var log = document.getElementById(target.id);
+    if (!log || !log.classList.contains("chat-log")) return;
+    localTimes(log.parentNode || document);
+    if (following[target.id] !== false) toBottom(log);
+  });
+
+  // A refusal comes back as the channel's error line: 403 and 422 are swapped by the page's
+  // htmx config, and so is "too many messages" (429) here.
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var elt = evt.detail.requestConfig && evt.detail.requestConfig.elt;
+    if (!elt || !elt.closest || !elt.closest(".chat-form, .chat-setting")) return;
+    if (evt.detail.xhr && evt.detail.xhr.status === 429) {
+      evt.detail.shouldSwap = true;
+      evt.detail.isError = false;
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var elt = evt.detail.elt;
+    var form = elt && elt.closest && elt.closest(".chat-form");
+    if (!form || !evt.detail.successful) return;
+    var field = form.querySelector('input[name="text"]');
+    if (field) {
+      field.value = "";
+      field.focus();
+    }
+  });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -23,6 +23,33 @@ def people(browser: Browser) -> Iterator[tuple[Table, Table, Table]]:
         person.close()
 
 
+#: Stands in for the browser's notifications, sound and hidden tab, recording what the page asks.
+SIGNALS = """
+window.__signals = [];
+Object.defineProperty(document, "hidden", {configurable: true, get: () => window.__hidden === true});
+class FakeNotification {
+  constructor(title) { window.__signals.push("notification:" + title); }
+  static requestPermission() {
+    FakeNotification.permission = "granted";
+    return Promise.resolve("granted");
+  }
+}
+FakeNotification.permission = "default";
+window.Notification = FakeNotification;
+class FakeAudio {
+  constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
+  createOscillator() {
+    window.__signals.push("sound");
+    return {frequency: {}, connect() {}, start() {}, stop() {}};
+  }
+  createGain() {
+    return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}}, connect() {}};
+  }
+}
+window.AudioContext = FakeAudio;
+"""
+
+
 def say(page: Page, channel: str, text: str) -> None:
     field = page.locator(f"#chat-{channel}-text")
     field.fill(text)
@@ -77,6 +104,7 @@ def test_your_turn_in_the_tab_and_your_games_on_the_home_page(
     server: Server, people: tuple[Table, Table, Table]
 ) -> None:
     host, guest, _ = people
+    guest.context.add_init_script(SIGNALS)
     room = start_room(server.url, host, guest)
 
     # The tab says whose turn it is, and its icon carries a dot on yours.
@@ -85,12 +113,21 @@ def test_your_turn_in_the_tab_and_your_games_on_the_home_page(
     assert "icon-turn" in (host.page.locator("link[rel='icon']").get_attribute("href") or "")
     expect(host.page.locator("#turn-sound")).not_to_be_checked()  # the sound is off by default
     host.page.locator("#turn-sound").check()
+    host.page.reload()
+    expect(host.page.locator("#turn-sound")).to_be_checked()  # remembered in this browser
+
+    # The guest asks for a notification and a sound, then looks at another tab.
+    notify = guest.page.locator("#turn-notify")
+    notify.click()
+    expect(notify).to_have_attribute("aria-pressed", "true")
+    guest.page.locator("#turn-sound").check()
+    guest.page.evaluate("() => { window.__signals.length = 0; window.__hidden = true; }")
     host.open_building("hardware_store")
     host.confirm()
     expect(guest.page).to_have_title(re.compile(r"^Your turn · "))
     expect(host.page).not_to_have_title(re.compile("Your turn"))
-    host.page.reload()
-    expect(host.page.locator("#turn-sound")).to_be_checked()  # remembered in this browser
+    signals = guest.page.evaluate("() => window.__signals")
+    assert "notification:Your turn" in signals and "sound" in signals
 
     # The home page lists the game, with the way back; never a token.
     guest.page.goto(server.url + "/")

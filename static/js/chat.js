@@ -2,13 +2,25 @@
  * - clears the field after a message went through and shows a refusal (429 included),
  * - keeps each list scrolled to its newest message unless the reader scrolled up,
  * - shows the times in the reader's own clock,
- * - lets a player hide the spectators' chat (remembered in this browser).
+ * - lets a player hide the spectators' chat (remembered in this browser),
+ * - points to the chat when someone else wrote while it is out of sight.
  */
 (function () {
   "use strict";
 
   var HIDE_KEY = "inlandport.hideSpectatorChat";
   var following = {};
+  var lastSeen = {};
+  var chatInSight = true;
+
+  function newest(log) {
+    return parseInt(log.dataset.last || "0", 10);
+  }
+
+  function pointToChat(show) {
+    var pill = document.getElementById("chat-new");
+    if (pill) pill.hidden = !show;
+  }
 
   function localTimes(root) {
     root.querySelectorAll(".chat-log time[datetime]").forEach(function (el) {
@@ -39,7 +51,16 @@
     var chat = document.getElementById("chat");
     if (!chat) return;
     localTimes(chat);
-    chat.querySelectorAll(".chat-log").forEach(toBottom);
+    chat.querySelectorAll(".chat-log").forEach(function (log) {
+      toBottom(log);
+      lastSeen[log.id] = newest(log);
+    });
+    if ("IntersectionObserver" in window) {
+      new IntersectionObserver(function (entries) {
+        chatInSight = entries.some(function (entry) { return entry.isIntersecting; });
+        if (chatInSight) pointToChat(false);
+      }).observe(chat);
+    }
     if (chat.classList.contains("is-player")) {
       var hidden = false;
       try { hidden = window.localStorage.getItem(HIDE_KEY) === "1"; } catch (e) { hidden = false; }
@@ -49,6 +70,7 @@
 
   document.addEventListener("click", function (evt) {
     var target = evt.target;
+    if (target instanceof Element && target.closest("#chat-new")) pointToChat(false);
     if (!(target instanceof Element) || !target.closest("[data-chat-hide]")) return;
     setHidden(!document.getElementById("chat").classList.contains("spectators-hidden"));
   });
@@ -67,6 +89,13 @@
     if (!log || !log.classList.contains("chat-log")) return;
     localTimes(log.parentNode || document);
     if (following[target.id] !== false) toBottom(log);
+    var last = log.querySelector(".chat-line:last-child");
+    var hiddenByMe = log.closest(".chat-body") && document.getElementById("chat").classList.contains("spectators-hidden");
+    if (newest(log) > (lastSeen[log.id] || 0) && last && !last.classList.contains("mine") &&
+        !chatInSight && !hiddenByMe) {
+      pointToChat(true);
+    }
+    lastSeen[log.id] = newest(log);
   });
 
   // A refusal comes back as the channel's error line: 403 and 422 are swapped by the page's

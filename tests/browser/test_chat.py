@@ -67,6 +67,10 @@ def test_players_and_spectators_chat_live_and_after_a_reload(
     # Both directions, live; the spectator reads the players' chat by default but cannot write.
     say(host.page, "players", "Good luck!")
     expect(guest.page.locator(players)).to_contain_text("Good luck!")
+    # The spectator, looking at the board, is pointed to the chat below.
+    expect(spectator.page.locator("#chat-new")).to_be_visible()
+    spectator.page.locator("#chat-new").click()
+    expect(spectator.page.locator("#chat-new")).to_be_hidden()
     say(guest.page, "players", "<script>document.title='owned'</script><b>bold</b>")
     for person in (host, guest, spectator):
         line = person.page.locator(f"{players} .chat-line").last

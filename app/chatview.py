@@ -58,11 +58,13 @@ class ChatFacts:
     spectators_read: bool
     players: tuple[ChatLine, ...]
     spectators: tuple[ChatLine, ...]
+    #: Whether the room has chat settings of its own (the host chose, or a spectator wrote).
+    configured: bool = False
 
     @property
     def empty(self) -> bool:
-        """Nothing to draw beyond the page's own first drawing: no message, default settings."""
-        return not self.players and not self.spectators and self.spectators_read
+        """Nothing to draw beyond what the page drew when it opened: no message, no setting."""
+        return not self.players and not self.spectators and not self.configured
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,7 @@ def load_chat(session: Session, *, room_id: str) -> ChatFacts:
             spectators_read=settings.spectators_read if settings is not None else True,
             players=read_lines(session, room_id, "players"),
             spectators=read_lines(session, room_id, "spectators"),
+            configured=settings is not None,
         )
     finally:
         session.rollback()

@@ -3,6 +3,7 @@ who writes and reads where, the limits, the host's setting, and the home page's 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +11,14 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from server_support import bearer, new_room, token_of
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
 from starlette.testclient import WebSocketTestSession
 from websockets.sync.client import connect
 
+from app.chatview import host_seat
+from app.models import Seat
+from app.services import rooms
 from app.services.chat import MAX_LENGTH, RATE_LIMIT, clean_text
 from bench.appserver import AppServer
 
@@ -248,3 +254,34 @@ def test_a_message_reaches_a_socket_of_another_process(database_url: str, tmp_pa
     finally:
         for server in servers:
             server.stop()
+
+
+def test_the_host_is_the_player_who_opened_the_room_also_in_a_rematch(database_url: str) -> None:
+    db = create_engine(database_url)
+    with Session(db) as session:
+        first = rooms.new_room(session, computer=None, computer_seat=None)
+        session.add(Seat(room_id=first.id, seat=1, token_hash="h" * 64, joined_at=first.created_at))
+        later = first.created_at + timedelta(minutes=1)
+        session.add(Seat(room_id=first.id, seat=0, token_hash="g" * 64, joined_at=later))
+        again = rooms.new_room(session, computer=None, computer_seat=None, rematch_of=first.id)
+        for seat, digest in ((0, "i"), (1, "j")):
+            session.add(
+                Seat(
+                    room_id=again.id, seat=seat, token_hash=digest * 64, joined_at=again.created_at
+                )
+            )
+        session.commit()
+        assert host_seat(session, first) == 1
+        assert host_seat(session, again) == 0  # the host of the first game, in the other seat
+    db.dispose()
+
+
+def test_a_setting_changed_back_reaches_the_sockets_of_an_empty_chat(client: TestClient) -> None:
+    room = new_room(client)
+    url = f"/api/rooms/{room['room']}/chat/settings"
+    with client.websocket_connect(f"/ws/rooms/{room['room']}?token={room['spectator']}") as ws:
+        ws.receive_text()  # the board
+        client.put(url, json={"spectators_read": False}, headers=bearer(room["token"]))
+        assert "is-hidden" not in next_chat(ws, "Only the two players can read this chat")
+        client.put(url, json={"spectators_read": True}, headers=bearer(room["token"]))
+        assert "No messages yet" in next_chat(ws, "Spectators can read this chat")

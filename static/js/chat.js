@@ -3,7 +3,8 @@
  * - keeps each list scrolled to its newest message unless the reader scrolled up,
  * - shows the times in the reader's own clock,
  * - lets a player hide the spectators' chat (remembered in this browser),
- * - points to the chat when someone else wrote while it is out of sight.
+ * - points to the chat when someone else wrote while it is out of sight, and reads the new
+ *   message out to screen readers.
  */
 (function () {
   "use strict";
@@ -91,9 +92,12 @@
     if (following[target.id] !== false) toBottom(log);
     var last = log.querySelector(".chat-line:last-child");
     var hiddenByMe = log.closest(".chat-body") && document.getElementById("chat").classList.contains("spectators-hidden");
-    if (newest(log) > (lastSeen[log.id] || 0) && last && !last.classList.contains("mine") &&
-        !chatInSight && !hiddenByMe) {
-      pointToChat(true);
+    if (newest(log) > (lastSeen[log.id] || 0) && last && !last.classList.contains("mine") && !hiddenByMe) {
+      if (!chatInSight) pointToChat(true);
+      var announce = document.getElementById("chat-announce");
+      var author = last.querySelector(".chat-author");
+      var text = last.querySelector(".chat-text");
+      if (announce && author && text) announce.textContent = author.textContent + ": " + text.textContent;
     }
     lastSeen[log.id] = newest(log);
   });

@@ -79,6 +79,9 @@ def test_players_and_spectators_chat_live_and_after_a_reload(
         )
         expect(line.locator("b, script")).to_have_count(0)
     expect(spectator.page.locator("#chat-players-text")).to_have_count(0)
+    expect(host.page.locator("#chat-announce")).to_have_text(  # for screen readers
+        "Player 2: <script>document.title='owned'</script><b>bold</b>"
+    )
     expect(guest.page.locator(f"{players} .chat-line.mine")).to_have_count(1)
 
     # The spectators' chat: spectators write, players read, and a player may hide it.

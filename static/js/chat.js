@@ -116,7 +116,8 @@
   document.addEventListener("htmx:afterRequest", function (evt) {
     var elt = evt.detail.elt;
     var form = elt && elt.closest && elt.closest(".chat-form");
-    if (!form || !evt.detail.successful) return;
+    var xhr = evt.detail.xhr;
+    if (!form || !xhr || xhr.status < 200 || xhr.status >= 300) return;  // refused: keep the text
     var field = form.querySelector('input[name="text"]');
     if (field) {
       field.value = "";

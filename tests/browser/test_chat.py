@@ -106,6 +106,15 @@ def test_players_and_spectators_chat_live_and_after_a_reload(
     expect(spectator.page.locator(players)).not_to_contain_text("Good luck!")
     expect(spectator.page.locator("#chat-players-access")).to_contain_text("Only the two players")
 
+    # A sixth message within ten seconds is refused, and the page says why.
+    for n in range(4):
+        say(spectator.page, "spectators", f"message {n + 2}")
+    field = spectator.page.locator("#chat-spectators-text")
+    field.fill("one too many")
+    field.press("Enter")
+    expect(spectator.page.locator("#chat-spectators-error")).to_contain_text("Too many messages")
+    expect(field).to_have_value("one too many")  # kept, to send again in a moment
+
 
 def test_your_turn_in_the_tab_and_your_games_on_the_home_page(
     server: Server, people: tuple[Table, Table, Table]

@@ -29,6 +29,8 @@ from engine.catalogs import BUILT_IN_FILES, built_in_registry
 from tests.app.server_support import bearer, new_room, play
 
 PROVISIONAL_1_SHA256 = "9493fd45a591aaf5841a28a13e12497628180d0e366b3f65dac96af97b801456"
+BEFORE_CATALOGS = "0004_chat"
+"""The revision before the one that added the rooms' catalogs (migrations/versions/)."""
 
 
 @pytest.fixture(autouse=True)
@@ -206,7 +208,7 @@ def test_the_migration_pins_every_older_room_to_provisional_1(database_url: str)
     first = engine.legal_moves(engine.new_game())[0]
     after = engine.apply(engine.new_game(), first)
     try:
-        downgrade(database_url, "0003")
+        downgrade(database_url, BEFORE_CATALOGS)
         with db.begin() as connection:
             connection.execute(
                 text(

@@ -216,6 +216,8 @@ def test_the_api_is_documented_in_openapi(client: TestClient) -> None:
         "/api/rooms/{room_id}/legal",
         "/api/rooms/{room_id}/moves",
         "/api/rooms/{room_id}/rematch",
+        "/api/rooms/{room_id}/chat",
+        "/api/rooms/{room_id}/chat/settings",
     } <= paths
     assert client.get("/docs").status_code == 200
 

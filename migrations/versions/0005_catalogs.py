@@ -1,7 +1,7 @@
 """rooms: the catalog each room is played with (id and SHA-256); existing rooms keep provisional-1
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005_catalogs
+Revises: 0004_chat
 Create Date: 2026-12-02
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004"
-down_revision: str | None = "0003"
+revision: str = "0005_catalogs"
+down_revision: str | None = "0004_chat"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -4,9 +4,10 @@ For each setting of COMPUTER_WARM_UP (on, off) and each strength (easy, normal) 
 server (`python -m app`, its own SQLite file) `--starts` times. After each start (once /healthz
 answers and `--settle` seconds more: a first visitor rarely comes the very instant a server is
 up) it opens a room where the computer moves first and times, from sending `POST /api/rooms`,
-until the computer's turn is over (the room says the human is to move). Then the human makes
+until the computer's turn is over (the room says the human is to move); the time the `POST`
+itself took (the server's first request) is shown too. Then the human makes
 `--later` random legal moves and each of the computer's answers is timed the same way, from
-sending the human's move. It prints the medians: the first move over the starts, and the later
+sending the human's move that ends the human's turn. It prints the medians: the first move over the starts, and the later
 moves over every later move of every start.
 
     .venv/bin/python bench/computer_start.py                          # 3 starts each
@@ -66,12 +67,13 @@ def one_start(
             with httpx.Client(base_url=server.url, timeout=60) as client:
                 started = time.perf_counter()
                 created = client.post("/api/rooms", json={"host_seat": 1, "computer": level})
+                create = 1000 * (time.perf_counter() - started)
                 room, token = created.json()["room"], created.json()["token"]
                 version = computers_turn_over(client, room, token, 0)
                 first = 1000 * (time.perf_counter() - started)
-                turns = []
+                turns: list[float] = []
                 headers = {"Authorization": f"Bearer {token}"}
-                for _ in range(later):
+                while len(turns) < later:
                     legal = client.get(f"/api/rooms/{room}/legal", headers=headers).json()
                     if not legal["moves"]:
                         break
@@ -82,12 +84,15 @@ def one_start(
                     }
                     started = time.perf_counter()
                     moved = client.post(f"/api/rooms/{room}/moves", json=body, headers=headers)
-                    moved.raise_for_status()
-                    version = computers_turn_over(client, room, token, moved.json()["version"])
+                    answer = moved.raise_for_status().json()
+                    version = answer["version"]
+                    if answer["summary"]["to_move"] != 0:  # a sell: the human's turn goes on
+                        continue
+                    version = computers_turn_over(client, room, token, version)
                     turns.append(1000 * (time.perf_counter() - started))
         finally:
             server.stop()
-    return {"first_ms": first, "later_ms": turns}
+    return {"first_ms": first, "create_ms": create, "later_ms": turns}
 
 
 def main() -> int:
@@ -115,6 +120,7 @@ def main() -> int:
                     "settle_s": args.settle,
                     "first_ms_median": round(statistics.median(r["first_ms"] for r in runs), 1),
                     "first_ms": [round(r["first_ms"], 1) for r in runs],
+                    "create_ms_median": round(statistics.median(r["create_ms"] for r in runs), 1),
                     "later_ms_median": round(statistics.median(later), 1) if later else None,
                 }
             )
@@ -125,7 +131,8 @@ def main() -> int:
             print(
                 f"warm_up={'on ' if row['warm_up'] else 'off'} {row['level']:>6}: "
                 f"first move {row['first_ms_median']:>7} ms (median of {row['starts']}: "
-                f"{row['first_ms']}), later moves {row['later_ms_median']} ms"
+                f"{row['first_ms']}; of which opening the room {row['create_ms_median']} ms), "
+                f"later moves {row['later_ms_median']} ms"
             )
     return 0
 

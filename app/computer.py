@@ -16,7 +16,7 @@ strong searches never delays a quick move; while a room waits in the strong queu
 says how many games are ahead. On start the server resumes every room left on the computer's
 turn, so a crash or a restart never leaves a game stuck, and warms the lanes (`warm_up`; the
 COMPUTER_WARM_UP setting): the bot processes start and think once beside the first requests, so
-the first computer move after a start is as quick as the later ones.
+the first computer move after a start does not wait for a bot process (docs/performance.md).
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ Each strength has a lane of its own, a first-come-first-served queue with its ow
   a queue: a strong move waits for the strong moves ahead of it, one budget each.
 
 So a flood of strong rooms delays no easy or normal move, and every strong move starts after the
-ones queued before it. `Lanes.warm_up` starts every bot process at once and runs a first move in
-each worker, so the first computer move after a server start does not wait for a process to
-start and import the bots (seconds on a busy machine). A room has at most one move in the lanes at a time (`ComputerPlayer` runs
-one task per room), so the queue is fair between rooms. Where a room stands is public:
+ones queued before it. A room has at most one move in the lanes at a time (`ComputerPlayer` runs
+one task per room), so the queue is fair between rooms. `Lanes.warm_up` starts every bot process
+at once and has each worker think once, so the first computer move after a server start does not
+wait for a process to start. Where a room stands is public:
 `games_ahead(room_id)` (for the table's "thinking… 2 games ahead"), and whenever the queue moves
 on, the rooms still waiting are redrawn (`on_moved`).
 """

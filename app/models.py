@@ -47,6 +47,10 @@ class Room(Base):
     start_moves: Mapped[int] = mapped_column(Integer, default=0)
     #: The room a fork was made from.
     origin_room_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    #: The catalog (the numbers) the room was created with, by id and SHA-256 (`app.catalogs`):
+    #: the room is always replayed with it.
+    catalog_id: Mapped[str] = mapped_column(String(64))
+    catalog_sha256: Mapped[str] = mapped_column(String(64))
 
 
 class Seat(Base):

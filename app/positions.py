@@ -1,5 +1,7 @@
 """A room's position is its start plus its moves: the replay of the log, cached per process.
 
+The start is the new game of the room's own catalog (`app.catalogs.of_room`).
+
 Each process keeps the latest replayed position of each room it served (`positions`, an LRU).
 The log is append-only, so a position cached at version V stays true for ever and a newer
 version only needs the moves after V. `remember_move` advances a cached position with a move
@@ -17,7 +19,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from app.models import Move
+from app import catalogs
+from app.models import Move, Room
 from app.roomview import LogEntry
 
 V = TypeVar("V")
@@ -57,6 +60,11 @@ class Memory(Generic[V]):
                 self._items.popitem(last=False)
         return value
 
+    def clear(self) -> None:
+        """Forget everything (the next read of each room replays its log)."""
+        with self._lock:
+            self._items.clear()
+
     def _replaces(self, new: V, old: V) -> bool:
         return True
 
@@ -85,7 +93,7 @@ def position(session: Session, room_id: str, version: int) -> Position:
     if cached is not None and cached.version < version:
         state, log, start = cached.state, list(cached.log), cached.version
     else:
-        state, log, start = engine.new_game(), [], 0
+        state, log, start = engine.new_game(room_catalog(session, room_id, cached)), [], 0
     rows = session.execute(
         select(Move.seq, Move.seat, Move.move)
         .where(Move.room_id == room_id, Move.seq >= start, Move.seq < version)
@@ -100,6 +108,16 @@ def position(session: Session, room_id: str, version: int) -> Position:
     found = Position(version=version, state=state, log=tuple(log))
     positions.put(room_id, found)
     return found
+
+
+def room_catalog(session: Session, room_id: str, cached: Position | None) -> engine.Catalog:
+    """The catalog the room is pinned to (`app.catalogs`): its numbers never change."""
+    if cached is not None:
+        return cached.state.catalog
+    room = session.get(Room, room_id)
+    if room is None:
+        raise RuntimeError(f"room {room_id}: no such room")
+    return catalogs.of_room(room)
 
 
 def remember_move(room_id: str, version: int, seat: int, move: str) -> bool:

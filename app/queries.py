@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 import engine
+from app import catalogs
 from app.links import invite_link, seat_link, spectator_link
 from app.models import Connection, Link, Move, RematchOffer, Room, Seat, ServerProcess
 from app.positions import position
@@ -66,6 +67,9 @@ class RoomSummary:
     finished: bool
     #: When finished: {"scores": [a, b], "winner": 0 | 1 | None, "breakdown": [{...}, {...}]}.
     result: dict[str, Any] | None
+    #: The catalog the room is played with: its id and SHA-256.
+    catalog: str = ""
+    catalog_sha256: str = ""
 
 
 def _room(session: Session, room_id: str) -> Room:
@@ -101,6 +105,8 @@ def room_summary(session: Session, *, room_id: str, presence_timeout: float = 30
             spectators=spectators,
             finished=room.finished,
             result=result,
+            catalog=room.catalog_id,
+            catalog_sha256=room.catalog_sha256,
         )
     finally:
         session.rollback()
@@ -172,6 +178,14 @@ def move_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
         session.rollback()
 
 
+def room_catalog(session: Session, *, room_id: str) -> str:
+    """The id of the catalog the room is played with."""
+    try:
+        return _room(session, room_id).catalog_id
+    finally:
+        session.rollback()
+
+
 def canonical_log(session: Session, room_id: str) -> list[str]:
     """The room's moves in their canonical text, oldest first (in the caller's transaction)."""
     return list(
@@ -189,13 +203,18 @@ def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
 
 
 def room_record(session: Session, *, room_id: str) -> GameRecord:
-    """The room's game as a record: its whole log, the seats named as at the table."""
+    """The room's game as a record: its whole log, the seats named as at the table, the room's
+    catalog."""
     try:
         room = _room(session, room_id)
         names = ["Player 1", "Player 2"]
         if room.computer is not None and room.computer_seat is not None:
             names[room.computer_seat] = COMPUTER_NAMES[room.computer]
-        return GameRecord.of(canonical_log(session, room_id), seats=(names[0], names[1]))
+        return GameRecord.of(
+            canonical_log(session, room_id),
+            seats=(names[0], names[1]),
+            catalog=catalogs.of_room(room),
+        )
     finally:
         session.rollback()
 

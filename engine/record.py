@@ -21,6 +21,7 @@ from .gamerecord import (
     CODES,
     DEFAULT_SEATS,
     MAX_MOVES,
+    CatalogFinder,
     GameRecord,
     RecordError,
     catalog_id,
@@ -37,6 +38,7 @@ __all__ = [
     "FORMAT",
     "MAX_MOVES",
     "MAX_RECORD_BYTES",
+    "CatalogFinder",
     "GameRecord",
     "RecordError",
     "catalog_id",
@@ -70,7 +72,7 @@ def record_json(record: GameRecord, catalog: Catalog | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_record(text: str, catalog: Catalog | None = None) -> GameRecord:
+def read_record(text: str, catalog: Catalog | CatalogFinder | None = None) -> GameRecord:
     """Read a record in either format (JSON when it starts with ``{``) and replay it.
 
     Raises :class:`RecordError` naming the line of the first problem.
@@ -82,7 +84,7 @@ def read_record(text: str, catalog: Catalog | None = None) -> GameRecord:
     return read_notation(text, catalog)
 
 
-def _read_json(text: str, catalog: Catalog | None) -> GameRecord:
+def _read_json(text: str, catalog: Catalog | CatalogFinder | None) -> GameRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:

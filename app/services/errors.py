@@ -6,7 +6,8 @@ sentence in each language).
 (``seat_taken``), `NotYourTurn` (``not_your_turn``, ``not_a_player``, ``game_over``),
 `StaleVersion` (``stale_version``), `MoveRefused` (the engine's code, or ``bad_client_move_id``),
 `ClientMoveIdReused` (``client_move_id_reused``), `RematchRefused` (``rematch_refused``),
-`NotAnalysable` (``not_analysable``), `NoAccess` (``needs_token``, ``wrong_token``,
+`NotAnalysable` (``not_analysable``), `UnknownCatalog` (``unknown_catalog``), `CatalogMissing`
+(``catalog_missing``), `NoAccess` (``needs_token``, ``wrong_token``,
 ``not_a_player``: the JSON API's token checks).
 """
 
@@ -97,6 +98,25 @@ class NotAnalysable(ServiceError):
     """The game can still change: only finished games and imported records are analysed."""
 
     code = "not_analysable"
+
+
+class UnknownCatalog(ServiceError):
+    """A new room asked for a catalog this server does not have."""
+
+    code = "unknown_catalog"
+
+    def __init__(self, catalog_id: str) -> None:
+        super().__init__(params={"catalog": catalog_id})
+
+
+class CatalogMissing(ServiceError):
+    """The room is pinned to numbers (catalog id and SHA-256) this server does not have."""
+
+    code = "catalog_missing"
+
+    def __init__(self, room_id: str, catalog_id: str) -> None:
+        super().__init__(params={"catalog": catalog_id})
+        self.room_id = room_id
 
 
 class NoAccess(ServiceError):

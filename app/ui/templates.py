@@ -23,6 +23,7 @@ from starlette.templating import Jinja2Templates
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, html_lang, translations
 from engine.catalog import Warehouse
 
+from .wheel_layout import text_runs
 from .words import words_for
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -56,6 +57,7 @@ def _environment(code: str) -> jinja2.Environment:
     env.filters["num"] = words.number
     env.globals["warehouse_cells"] = lambda wh: warehouse_cells(code, wh)
     env.globals["drawn"] = lambda macro, *args: drawn(code, macro, args)
+    env.globals["text_runs"] = text_runs
     return env
 
 
@@ -110,7 +112,9 @@ def warehouse_cells(lang: str, warehouse: Warehouse) -> Markup:
     return macros(lang).warehouse_cell_layer(warehouse)  # type: ignore[no-any-return]
 
 
-DRAWN_MACROS = frozenset({"wheel_disc", "warehouse_grid", "goods_counts", "coin", "round_track"})
+DRAWN_MACROS = frozenset(
+    {"wheel_disc", "wheel_face", "warehouse_grid", "goods_counts", "coin", "round_track"}
+)
 """The ``macros.html`` pieces the board draws through ``drawn(name, ...)``: pure functions of
 their (hashable) arguments and the language, so each distinct drawing is made once."""
 

@@ -200,6 +200,13 @@
   });
 
   document.addEventListener("keydown", function (evt) {
+    // The tiles on a wheel are SVG groups with role="button": Enter and Space press them.
+    var tile = evt.target instanceof Element && evt.target.closest("g[role='button']");
+    if (tile && (evt.key === "Enter" || evt.key === " ")) {
+      evt.preventDefault();
+      tile.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+      return;
+    }
     if (evt.key === "Escape" && document.body.classList.contains("panel-open")) {
       var close = document.querySelector("#panel [data-close-panel]");
       if (close) close.click();

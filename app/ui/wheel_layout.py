@@ -138,7 +138,8 @@ def label_size(label: Label) -> tuple[float, float]:
     width = max(text_width(line) for line in label.lines)
     if label.multiplier:
         width += MULTIPLIER_GAP + text_width(label.multiplier)
-    return (width + 2 * PAD_X + STRIPE, len(label.lines) * LINE + 2 * PAD_Y)
+    # Whole units, so that alike tiles share their candidate boxes (`_fitting`).
+    return (float(math.ceil(width + 2 * PAD_X + STRIPE)), len(label.lines) * LINE + 2 * PAD_Y)
 
 
 def inside_wedge(sector: int, x: float, y: float, margin: float = MARGIN) -> bool:
@@ -164,9 +165,10 @@ def box_inside_wedge(sector: int, box: Box, margin: float = MARGIN) -> bool:
     return math.hypot(nearest_x - CENTRE, nearest_y - CENTRE) >= HUB_RADIUS + margin
 
 
-ORDERS = ("outer", "rows", "middle")
+ORDERS = ("outer", "rows", "middle", "down-right", "down-left", "up-right", "up-left")
 """How a sector's candidate spots are ranked, tried in turn until every tile fits: the outermost
-first; in rings from the rim inwards, the middle of each ring first; nearest the wedge's middle."""
+first; in rings from the rim inwards, the middle of each ring first; nearest the wedge's middle;
+then in horizontal shelves, top to bottom or bottom to top, each filled from one side."""
 
 
 @lru_cache(maxsize=64)
@@ -182,6 +184,12 @@ def _spots(sector: int, order: str) -> tuple[tuple[float, float], ...]:
             return (-radius, off)
         if order == "rows":
             return (-round(radius / 8), off)
+        if order != "middle":
+            vertical, horizontal = order.split("-")
+            return (
+                spot[1] if vertical == "down" else -spot[1],
+                spot[0] if horizontal == "right" else -spot[0],
+            )
         return (abs(radius - 0.6 * TILE_RADIUS) + 100 * off,)
 
     steps = int(SIZE / STEP) + 1
@@ -195,6 +203,22 @@ def _spots(sector: int, order: str) -> tuple[tuple[float, float], ...]:
     return tuple(spots)
 
 
+@lru_cache(maxsize=4096)
+def _fitting(sector: int, order: str, width: float, height: float) -> tuple[Box, ...]:
+    """Every box of this size that lies inside the sector, in the order's preference."""
+    result = []
+    for cx, cy in _spots(sector, order):
+        box = Box(cx - width / 2, cy - height / 2, width, height)
+        if box_inside_wedge(sector, box):
+            result.append(box)
+    return tuple(result)
+
+
+WEDGE_AREA = math.pi * (TILE_RADIUS**2 - HUB_RADIUS**2) / SECTORS
+FILL = 0.6
+"""Tiles covering more than this share of a wedge are not tried: the packing never gets there."""
+
+
 def _pack(
     sector: int, sizes: tuple[tuple[float, float], ...], order: str
 ) -> tuple[Box, ...] | None:
@@ -204,12 +228,8 @@ def _pack(
     biggest_first = sorted(range(len(sizes)), key=lambda k: -sizes[k][0] * sizes[k][1])
     result: dict[int, Box] = {}
     for k in biggest_first:
-        width, height = sizes[k]
-        for cx, cy in _spots(sector, order):
-            box = Box(cx - width / 2, cy - height / 2, width, height)
-            if box_inside_wedge(sector, box) and not any(
-                box.overlaps(other, MARGIN) for other in placed
-            ):
+        for box in _fitting(sector, order, *sizes[k]):
+            if not any(box.overlaps(other, MARGIN) for other in placed):
                 placed.append(box)
                 result[k] = box
                 break
@@ -241,6 +261,8 @@ def layout_sector(sector: int, tiles: tuple[tuple[str, str], ...]) -> tuple[tupl
     for level in range(len(styles[0])):
         labels = tuple(s[level] for s in styles)
         sizes = tuple(label_size(label) for label in labels)
+        if sum(w * h for w, h in sizes) > FILL * WEDGE_AREA and level < len(styles[0]) - 1:
+            continue
         for order in ORDERS:
             boxes = _pack(sector, sizes, order)
             if boxes is not None:

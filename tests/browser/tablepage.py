@@ -14,7 +14,7 @@ import engine
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 """Screenshots land here (ignored by git): look at them."""
 WAIT_MS = 15_000
-ACTIONABLE = "#board button.tile.can-act, #board li.can-act > button.card-button"
+ACTIONABLE = "#board .tile.can-act, #board li.can-act > button.card-button"
 
 
 class Table:

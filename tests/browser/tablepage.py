@@ -37,6 +37,11 @@ class Table:
         self.context.set_default_timeout(WAIT_MS)
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
+        # Selling asks "Sell X for half its value?": the players here always mean it.
+        self.dialogs: list[str] = []
+        self.page.on(
+            "dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.accept())
+        )
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         # Chromium reports what the Content-Security-Policy blocked on the console.
         self.page.on(

@@ -120,6 +120,7 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "rounds": rounds(state),
         "mats": [mat(view, seat, actionable, words) for seat in order],
         "wedges": WEDGES,
+        "sector_hints": tuple(words.sector_hint(state.catalog, age) for age in range(len(WEDGES))),
         "overview": [
             (letter, when, Markup("").join(card(t) for t in tiles))
             for letter, when, tiles in overview(view, actionable, words, acting=acting)

@@ -113,7 +113,15 @@ def warehouse_cells(lang: str, warehouse: Warehouse) -> Markup:
 
 
 DRAWN_MACROS = frozenset(
-    {"wheel_disc", "wheel_face", "warehouse_grid", "goods_counts", "coin", "round_track"}
+    {
+        "wheel_disc",
+        "wheel_face",
+        "table_legend",
+        "warehouse_grid",
+        "goods_counts",
+        "coin",
+        "round_track",
+    }
 )
 """The ``macros.html`` pieces the board draws through ``drawn(name, ...)``: pure functions of
 their (hashable) arguments and the language, so each distinct drawing is made once."""

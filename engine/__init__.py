@@ -8,7 +8,7 @@ from .canonical import canonical_json
 from .catalog import GOODS, Building, Catalog, default_catalog
 from .effects import USE_FEE, has_action, use_fee
 from .errors import SENTENCES, IllegalMove, MalformedMove
-from .events import Event
+from .events import Event, gains_nothing
 from .loader import load_catalog
 from .moves import Move, canonical, parse_move
 from .rules import apply, apply_with_events, legal_moves, replay
@@ -47,6 +47,7 @@ __all__ = [
     "canonical_json",
     "default_catalog",
     "from_summary",
+    "gains_nothing",
     "has_action",
     "is_finished",
     "legal_moves",

@@ -9,6 +9,7 @@ from .catalog import GOODS, Building, Catalog, default_catalog
 from .effects import USE_FEE, has_action, use_fee
 from .errors import SENTENCES, IllegalMove, MalformedMove
 from .events import Event, gains_nothing
+from .forecast import RoundForecast, round_forecast
 from .loader import load_catalog
 from .moves import Move, canonical, parse_move
 from .rules import apply, apply_with_events, legal_moves, replay
@@ -40,6 +41,7 @@ __all__ = [
     "MalformedMove",
     "Move",
     "PlayerState",
+    "RoundForecast",
     "apply",
     "apply_with_events",
     "building_value",
@@ -56,6 +58,7 @@ __all__ = [
     "paid_amounts",
     "parse_move",
     "replay",
+    "round_forecast",
     "score_breakdown",
     "scores",
     "sector_label",

@@ -130,6 +130,7 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
             for letter, when, tiles in overview(view, actionable, words, acting=acting)
         ],
         "log": log_html(view, words),
+        "forecast": engine.round_forecast(state),
         "sellable": sellable,
         "pass_move": pass_move,
         "final": _final(view, words) if state.to_move is None else None,

@@ -128,12 +128,25 @@
     refreshDone(evt);
   });
 
-  // A refresh that answers after a move's message never replaces that message: the player
-  // must see that the move went through (or why it did not).
+  // A panel asked for before a move was answered never replaces that answer: the player must
+  // see that the move went through (or why it did not). Each request to the panel carries the
+  // number of move answers shown when it left; a later answer makes it stale.
+  var movesAnswered = 0;
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (evt.detail.xhr) evt.detail.xhr.panelEpoch = movesAnswered;
+  });
   document.addEventListener("htmx:beforeSwap", function (evt) {
     var target = evt.detail.target;
-    if (!target || target.id !== "panel" || !document.querySelector("#panel .panel-message")) return;
-    if (isRefresh(evt.detail)) evt.detail.shouldSwap = false;
+    if (!target || target.id !== "panel") return;
+    var config = evt.detail.requestConfig;
+    if (config && config.verb === "post") {
+      movesAnswered += 1;  // every POST answered into the panel is a move (build, use, sell, pass)
+      return;
+    }
+    var sentAt = evt.detail.xhr && evt.detail.xhr.panelEpoch;
+    var stale = typeof sentAt === "number" && sentAt < movesAnswered;
+    var message = document.querySelector("#panel .panel-message");
+    if (stale || (message && isRefresh(evt.detail))) evt.detail.shouldSwap = false;
   });
 
   // Opening a building's panel moves focus to it (keyboard and screen-reader users).

@@ -5,9 +5,9 @@ spans 60° around `sector_angle(i)` (sector 0 at the top, clockwise). Tiles go b
 `HUB_RADIUS` and `TILE_RADIUS`; the sector badges sit by the centre, inside the hub, where a wedge is
 too narrow for a tile, so no tile ever covers one.
 
-A tile is a box (x, y, width, height) holding one or two lines of text. `layout_sector` tries, for
-the whole sector, the roomiest style first — the full name on one line, then on two lines, then the
-short name, then the initials — and keeps the first in which every tile fits. Tiles are placed one
+A tile is a box (x, y, width, height) holding one or two lines of text. `layout_sector` gives each
+tile its roomiest label — the full name on one line, then on two lines, then the short name, then
+the initials — shrinking the widest tiles first until every tile fits. Tiles are placed one
 by one on the free spot nearest the middle of the wedge (a greedy packing over a grid of
 candidate spots); every box is checked whole against the wedge and the boxes before it.
 """
@@ -138,8 +138,11 @@ def label_size(label: Label) -> tuple[float, float]:
     width = max(text_width(line) for line in label.lines)
     if label.multiplier:
         width += MULTIPLIER_GAP + text_width(label.multiplier)
-    # Whole units, so that alike tiles share their candidate boxes (`_fitting`).
-    return (float(math.ceil(width + 2 * PAD_X + STRIPE)), len(label.lines) * LINE + 2 * PAD_Y)
+    # Rounded up to the candidate grid, so that alike tiles share their candidate boxes.
+    return (
+        STEP * math.ceil((width + 2 * PAD_X + STRIPE) / STEP),
+        len(label.lines) * LINE + 2 * PAD_Y,
+    )
 
 
 def inside_wedge(sector: int, x: float, y: float, margin: float = MARGIN) -> bool:
@@ -204,14 +207,24 @@ def _spots(sector: int, order: str) -> tuple[tuple[float, float], ...]:
 
 
 @lru_cache(maxsize=4096)
+def _fitting_centres(sector: int, width: float, height: float) -> frozenset[tuple[float, float]]:
+    """The candidate centres where a box of this size lies inside the sector."""
+    return frozenset(
+        (cx, cy)
+        for cx, cy in _spots(sector, ORDERS[0])
+        if box_inside_wedge(sector, Box(cx - width / 2, cy - height / 2, width, height))
+    )
+
+
+@lru_cache(maxsize=8192)
 def _fitting(sector: int, order: str, width: float, height: float) -> tuple[Box, ...]:
     """Every box of this size that lies inside the sector, in the order's preference."""
-    result = []
-    for cx, cy in _spots(sector, order):
-        box = Box(cx - width / 2, cy - height / 2, width, height)
-        if box_inside_wedge(sector, box):
-            result.append(box)
-    return tuple(result)
+    inside = _fitting_centres(sector, width, height)
+    return tuple(
+        Box(cx - width / 2, cy - height / 2, width, height)
+        for cx, cy in _spots(sector, order)
+        if (cx, cy) in inside
+    )
 
 
 WEDGE_AREA = math.pi * (TILE_RADIUS**2 - HUB_RADIUS**2) / SECTORS
@@ -253,21 +266,29 @@ def label_styles(name: str, multiplier: str) -> tuple[Label, ...]:
 def layout_sector(sector: int, tiles: tuple[tuple[str, str], ...]) -> tuple[tuple[Label, Box], ...]:
     """Each tile's label and box in a sector; `tiles` are (name, multiplier) pairs in order.
 
-    The same style is used for every tile of a sector, the roomiest one in which all fit.
+    Every tile starts with its roomiest label; while they do not all fit, the widest tile that
+    can still shrink takes its next, more compact label — so a crowded sector keeps as many whole
+    names as it has room for.
     """
     if not tiles:
         return ()
     styles = [label_styles(name, multiplier) for name, multiplier in tiles]
-    for level in range(len(styles[0])):
-        labels = tuple(s[level] for s in styles)
+    last = len(styles[0]) - 1
+    levels = [0] * len(tiles)
+    while True:
+        labels = tuple(style[level] for style, level in zip(styles, levels, strict=True))
         sizes = tuple(label_size(label) for label in labels)
-        if sum(w * h for w, h in sizes) > FILL * WEDGE_AREA and level < len(styles[0]) - 1:
-            continue
-        for order in ORDERS:
-            boxes = _pack(sector, sizes, order)
-            if boxes is not None:
-                return tuple(zip(labels, boxes, strict=True))
-    raise ValueError(f"{len(tiles)} tiles do not fit in sector {sector}")
+        crowded = sum(w * h for w, h in sizes) > FILL * WEDGE_AREA
+        if not crowded or all(level == last for level in levels):
+            for order in ORDERS:
+                boxes = _pack(sector, sizes, order)
+                if boxes is not None:
+                    return tuple(zip(labels, boxes, strict=True))
+        shrinkable = [k for k, level in enumerate(levels) if level < last]
+        if not shrinkable:
+            raise ValueError(f"{len(tiles)} tiles do not fit in sector {sector}")
+        widest = max(shrinkable, key=lambda k: (sizes[k][0], -k))
+        levels[widest] += 1
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,26 @@
     if (arriving < shown) evt.detail.shouldSwap = false;
   });
 
-  // Keep the panel in step with the board: when a new version arrives, ask again — unless a
+  // The supply ("Buildings by round") folds away: it stays as the viewer left it from board to
+  // board, and starts closed on a phone.
+  var overviewOpen = null;
+  function overviewWanted() {
+    if (overviewOpen !== null) return overviewOpen;
+    return !window.matchMedia("(max-width: 640px)").matches;
+  }
+  function applyOverview(root) {
+    var details = root && root.querySelector && root.querySelector("details#overview");
+    if (details) details.open = overviewWanted();
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    applyOverview(evt.detail.fragment);
+  });
+  document.addEventListener("toggle", function (evt) {
+    if (evt.target && evt.target.id === "overview") overviewOpen = evt.target.open;
+  }, true);
+  document.addEventListener("DOMContentLoaded", function () { applyOverview(document); });
+
+    // Keep the panel in step with the board: when a new version arrives, ask again — unless a
   // move is on its way (its answer, the "Done" message, is what the panel shows next).
   var MOVE_FORMS = ".confirm-form, .sell-panel-form, .sell-form, .pass-form";
   var movesInFlight = 0;

@@ -1,6 +1,7 @@
 """The wheels in a real browser over a whole random game, at 1280 and 390 px: no two tiles'
-boxes overlap, each tile lies inside its sector's wedge, no wheel text is under 12 CSS px, and
-the page neither scrolls sideways nor logs an error."""
+boxes overlap, each tile lies inside its sector's wedge, no text on the table (wheels,
+warehouses, cards, log) is under 12 CSS px, and the page neither scrolls sideways nor logs an
+error."""
 
 from __future__ import annotations
 
@@ -33,7 +34,18 @@ MEASURE = """() => {
       (t) => parseFloat(getComputedStyle(t).fontSize) * scale);
     result.push({cx, cy, radius: 196 * scale, tiles, texts});
   }
-  return {wheels: result, scroll: document.documentElement.scrollWidth - window.innerWidth};
+  const small = [];
+  for (const el of document.querySelectorAll("#board *")) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    const box = el.getBoundingClientRect();
+    if (!box.width || el.closest(".visually-hidden")) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    const svg = el.closest("svg");
+    const view = svg && svg.viewBox && svg.viewBox.baseVal;
+    if (view && view.width) size *= svg.getBoundingClientRect().width / view.width;
+    if (size < 11.95) small.push(`${el.getAttribute("class") || el.tagName} ${size.toFixed(1)}px`);
+  }
+  return {wheels: result, small, scroll: document.documentElement.scrollWidth - window.innerWidth};
 }"""
 
 
@@ -70,6 +82,7 @@ def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def check(table: Table, where: str) -> None:
     measured = table.page.evaluate(MEASURE)
     assert measured["scroll"] <= 0, f"{where}: the page scrolls sideways"
+    assert measured["small"] == [], f"{where}: text under 12 px"
     assert len(measured["wheels"]) == 2
     for wheel in measured["wheels"]:
         assert min(wheel["texts"]) >= 11.95, f"{where}: wheel text under 12 px"

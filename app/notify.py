@@ -6,8 +6,8 @@ delivers it only once the commit succeeded) and every process LISTENs (`app.real
 
 The payload is "R V seat move" after a move (the canonical move rides along, so the other
 processes can advance their cached position without reading the log), "R V" when the move is
-too long for a payload, and "R *" when something other than the move log changed: a seat
-claimed, presence, a rematch.
+too long for a payload, "R *" when something other than the move log changed: a seat
+claimed, presence, a rematch, and "R chat" when the room's chat changed (a message, a setting).
 """
 
 from __future__ import annotations
@@ -30,6 +30,12 @@ class Publisher(Protocol):
     def room_changed(self, room_id: str, version: int | None) -> None: ...
 
 
+class ChatPublisher(Protocol):
+    """Told after a commit that a room's chat changed."""
+
+    def chat_changed(self, room_id: str) -> None: ...
+
+
 @dataclass(frozen=True)
 class Notification:
     """One decoded payload: the room, its version (None: not the move log) and, when it tells of
@@ -38,6 +44,12 @@ class Notification:
     room_id: str
     version: int | None
     move: tuple[int, str] | None = None
+    #: The room's chat changed (not its board).
+    chat: bool = False
+
+
+#: The payload's second word when a room's chat changed.
+CHAT = "chat"
 
 
 def encode(room_id: str, version: int | None, move: tuple[int, str] | None = None) -> str:
@@ -52,6 +64,8 @@ def decode(payload: str) -> Notification:
     """The change a payload tells of; anything but a version number reads as "R *"."""
     room_id, _, rest = payload.partition(" ")
     version, _, made = rest.partition(" ")
+    if version == CHAT:
+        return Notification(room_id, None, chat=True)
     if not version.isdigit():
         return Notification(room_id, None)
     seat, _, move = made.partition(" ")
@@ -72,4 +86,13 @@ def queue_notify(
         session.execute(
             text("SELECT pg_notify(:channel, :payload)"),
             {"channel": CHANNEL, "payload": encode(room_id, version, move)},
+        )
+
+
+def queue_chat_notify(session: Session, room_id: str) -> None:
+    """Queue the cross-process notification that the room's chat changed ("R chat")."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": f"{room_id} {CHAT}"},
         )

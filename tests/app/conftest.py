@@ -29,6 +29,8 @@ from app.settings import Settings
 
 IN_CI = os.environ.get("CI") == "true"
 TABLES = (
+    "chat_messages",
+    "chat_settings",
     "analyses",
     "connections",
     "server_processes",

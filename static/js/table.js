@@ -69,25 +69,35 @@
   });
 
   // The supply ("Buildings by round") folds away: it stays as the viewer left it from board to
-  // board, and starts closed on a phone.
+  // board; until they choose, a phone shows it only on the viewer's turn.
   var overviewOpen = null;
-  function overviewWanted() {
+  function overviewWanted(board) {
     if (overviewOpen !== null) return overviewOpen;
-    return !window.matchMedia("(max-width: 640px)").matches;
+    if (!window.matchMedia("(max-width: 640px)").matches) return true;
+    return !!board && board.dataset.acting === "true";
   }
-  function applyOverview(root) {
-    var details = root && root.querySelector && root.querySelector("details#overview");
-    if (details) details.open = overviewWanted();
+  function applyOverview(board) {
+    var details = board && board.querySelector && board.querySelector("details#overview");
+    if (details) details.open = overviewWanted(board);
   }
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
-    applyOverview(evt.detail.fragment);
+    var incoming = evt.detail.fragment && evt.detail.fragment.firstElementChild;
+    if (incoming && incoming.id === "board") applyOverview(incoming);
   });
+  // Only the viewer's own click on the summary (Enter and Space click it too) sets the choice.
+  var userToggled = false;
   document.addEventListener("toggle", function (evt) {
-    if (evt.target && evt.target.id === "overview") overviewOpen = evt.target.open;
+    if (evt.target && evt.target.id === "overview" && userToggled) overviewOpen = evt.target.open;
+    userToggled = false;
   }, true);
-  document.addEventListener("DOMContentLoaded", function () { applyOverview(document); });
+  document.addEventListener("click", function (evt) {
+    if (evt.target instanceof Element && evt.target.closest("#overview > summary")) userToggled = true;
+  }, true);
+  document.addEventListener("DOMContentLoaded", function () {
+    applyOverview(document.getElementById("board"));
+  });
 
-    // Keep the panel in step with the board: when a new version arrives, ask again — unless a
+  // Keep the panel in step with the board: when a new version arrives, ask again — unless a
   // move is on its way (its answer, the "Done" message, is what the panel shows next).
   var MOVE_FORMS = ".confirm-form, .sell-panel-form, .sell-form, .pass-form";
   var movesInFlight = 0;

@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     room_burst: int = 5
     #: Sockets one client address may hold open at once (0: no limit).
     sockets_per_address: int = 32
+    #: Start the computer's bot processes at server start, so its first move does not wait for
+    #: them (app.computer); the tests turn it off, their many short-lived servers play no bots.
+    computer_warm_up: bool = True
 
     @cached_property
     def resolved_database_url(self) -> str:

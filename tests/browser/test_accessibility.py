@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import engine
+from engine.catalogs import built_in_registry
 
 from .conftest import Server
 from .tablepage import ACTIONABLE, Table
@@ -44,7 +45,7 @@ class Room:
         self.tokens = {0: created["token"], 1: guest["token"]}
         self.links = {0: created["seat_link"], 1: guest["seat_link"]}
         self.spectator = created["spectator_link"]
-        self.state = engine.new_game()
+        self.state = engine.new_game(built_in_registry().get(created["catalog"]))
         self.version = 0
 
     def play(self, moves: int | None, rng: random.Random) -> None:

@@ -14,6 +14,7 @@ import pytest
 
 import engine
 from app.ui.wheel import SECTOR_LABELS
+from engine.catalogs import built_in_registry
 
 from .conftest import Server
 from .tablepage import Table
@@ -94,7 +95,12 @@ def check(table: Table, where: str) -> None:
 
 
 def test_wheels_stay_legible_over_a_random_game(browser: Any, server: Server) -> None:
-    api = httpx.Client(base_url=server.url + "/api")
+    with httpx.Client(base_url=server.url + "/api") as api:
+        play_and_measure(browser, api)
+
+
+def play_and_measure(browser: Any, api: httpx.Client) -> None:
+    """Play a random game through the API, measuring both tables every 12 actions."""
     created = api.post("/rooms", json={"host_seat": 0}).json()
     invite = created["invite_link"].rsplit("/", 1)[1]
     guest = api.post(f"/invites/{invite}").json()
@@ -108,7 +114,7 @@ def test_wheels_stay_legible_over_a_random_game(browser: Any, server: Server) ->
         table.page.on("console", lambda m: m.type == "error" and console.append(m.text))
         table.open(created["seat_link"])
     rng = random.Random(16)
-    state = engine.new_game()
+    state = engine.new_game(built_in_registry().get(created["catalog"]))
     version = 0
     checked = 0
     while state.to_move is not None:

@@ -32,7 +32,7 @@ from app.lanes import games_ahead
 from app.limits import AbuseLimits
 from app.realtime import run_periodically
 from app.refusals import problem
-from app.routes import api, apidocs, health, links, pages, review, ws
+from app.routes import api, apidocs, health, links, pages, review, roomlife, roomlife_api, ws
 from app.services import presence
 from app.services.errors import ServiceError
 from app.settings import Settings
@@ -136,10 +136,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(apidocs.router)
     app.include_router(api.router)
+    app.include_router(roomlife_api.router)
     app.include_router(links.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.include_router(review.router)
+    app.include_router(roomlife.router)
     for lang in LANGUAGES:  # the tables say where a room waits in the computer's queue
         environment_for(lang).globals["games_ahead"] = games_ahead
     static = ROOT / "static"

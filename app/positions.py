@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -56,6 +57,12 @@ class Memory(Generic[V]):
             while len(self._items) > self._maxsize:
                 self._items.popitem(last=False)
         return value
+
+    def forget(self, keep: Callable[[V], bool]) -> None:
+        """Drop every item for which `keep` is false."""
+        with self._lock:
+            for key in [key for key, value in self._items.items() if not keep(value)]:
+                del self._items[key]
 
     def _replaces(self, new: V, old: V) -> bool:
         return True

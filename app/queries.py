@@ -18,9 +18,17 @@ from sqlalchemy.orm import Session
 
 import engine
 from app.links import invite_link, seat_link, spectator_link
-from app.models import Connection, Link, Move, RematchOffer, Room, Seat, ServerProcess
+from app.models import Connection, Link, Move, RematchOffer, Room, RoomEvent, Seat, ServerProcess
 from app.positions import position
-from app.roomview import LogEntry, RematchInfo, RoomFacts, RoomView, Viewer
+from app.roomview import (
+    Ending,
+    LogEntry,
+    RematchInfo,
+    RoomEventEntry,
+    RoomFacts,
+    RoomView,
+    Viewer,
+)
 from app.security import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.services.errors import RoomNotFound
 from engine.record import GameRecord
@@ -76,12 +84,15 @@ def _room(session: Session, room_id: str) -> Room:
     return room
 
 
-def game_result(state: engine.GameState) -> dict[str, Any]:
-    """Final scores, the winner (None for a draw) and each seat's breakdown (francs, buildings)."""
+def game_result(state: engine.GameState, ending: Ending | None = None) -> dict[str, Any]:
+    """Final scores, the winner (None for a draw or no result), each seat's breakdown (francs,
+    buildings) and, for a game that ended before its last move, how (`ending`: its kind and
+    the seat whose act ended it; the winner is then the ending's)."""
     return {
         "scores": list(engine.scores(state)),
-        "winner": engine.winner(state),
+        "winner": engine.winner(state) if ending is None else ending.winner,
         "breakdown": [engine.score_breakdown(state, 0), engine.score_breakdown(state, 1)],
+        "ending": None if ending is None else {"kind": ending.kind, "seat": ending.seat},
     }
 
 
@@ -92,7 +103,7 @@ def room_summary(session: Session, *, room_id: str, presence_timeout: float = 30
         online, spectators = presence(session, room, presence_timeout)
         result = None
         if room.finished:
-            result = game_result(position(session, room_id, room.version).state)
+            result = game_result(position(session, room_id, room.version).state, ending_of(room))
         return RoomSummary(
             room_id=room_id,
             version=room.version,
@@ -172,6 +183,19 @@ def move_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
         session.rollback()
 
 
+def event_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
+    """The room's happenings besides the moves, oldest first: `{"seq", "kind", "seat",
+    "at_version"}` (`at_version`: after how many moves)."""
+    try:
+        _room(session, room_id)
+        return [
+            {"seq": e.seq, "kind": e.kind, "seat": e.seat, "at_version": e.at_version}
+            for e in room_events(session, room_id)
+        ]
+    finally:
+        session.rollback()
+
+
 def canonical_log(session: Session, room_id: str) -> list[str]:
     """The room's moves in their canonical text, oldest first (in the caller's transaction)."""
     return list(
@@ -232,8 +256,26 @@ def load_position(
         session.rollback()
 
 
+def ending_of(room: Room) -> Ending | None:
+    """How the room's game ended early (None: it did not)."""
+    if room.ending is None or room.ending_seat is None:
+        return None
+    return Ending(kind=room.ending, seat=room.ending_seat)
+
+
+def room_events(session: Session, room_id: str) -> tuple[RoomEventEntry, ...]:
+    """The room's happenings besides the moves, oldest first (in the caller's transaction)."""
+    rows = session.execute(
+        select(RoomEvent.seq, RoomEvent.kind, RoomEvent.seat, RoomEvent.at_version)
+        .where(RoomEvent.room_id == room_id)
+        .order_by(RoomEvent.seq)
+    ).all()
+    return tuple(RoomEventEntry(*row) for row in rows)
+
+
 def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
-    claimed = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+    held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+    claimed = set(held)
     if room.computer_seat is not None:
         claimed.add(room.computer_seat)
     online, spectators = presence(session, room, presence_timeout)
@@ -258,6 +300,12 @@ def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
         rematch_room_id=room.rematch_room_id,
         computer=room.computer,
         computer_seat=room.computer_seat,
+        host_seat=room.host_seat,
+        ending=ending_of(room),
+        standin_seat=room.standin_seat,
+        events=room_events(session, room.id),
+        seats_held=(0 in held, 1 in held),
+        start_moves=room.start_moves,
     )
 
 
@@ -277,7 +325,7 @@ def room_view(
         if token_hash(invite_token) in facts.open_invites:
             invite = invite_link(base_url, invite_token)
     rematch = None
-    if engine.is_finished(state):
+    if engine.is_finished(state) or facts.ending is not None:
         rematch = rematch_seen(facts.rematch_offered_by, facts.rematch_room_id, viewer, base_url)
     return RoomView(
         room_id=facts.room_id,
@@ -297,6 +345,12 @@ def room_view(
         computer=facts.computer,
         computer_seat=facts.computer_seat,
         seat_taken=viewer.seat_taken,
+        host_seat=facts.host_seat,
+        ending=facts.ending,
+        standin_seat=facts.standin_seat,
+        events=facts.events,
+        seats_held=facts.seats_held,
+        start_moves=facts.start_moves,
     )
 
 

@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket
 from app import notify
 from app.positions import remember_move
 from app.roomview import RoomFacts, Viewer
+from app.services.seats import forget_seat_tokens
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +218,8 @@ class Hub:
     def _on_notify(self, payload: str) -> None:
         """A notification from any process (see `app.notify`): follow the move, wake the feed."""
         note = notify.decode(payload)
+        if note.seats_changed:
+            forget_seat_tokens(note.room_id)
         if note.room_id in self._feeds and note.version is not None and note.move is not None:
             try:
                 remember_move(note.room_id, note.version, *note.move)

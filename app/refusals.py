@@ -229,6 +229,16 @@ REFUSALS: dict[str, Refusal] = {
     "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
     "not_analysable": Refusal(409, N_("The game can be analysed once it is over.")),
     "client_move_id_reused": Refusal(409, N_("This id was used for another move.")),
+    "not_the_host": Refusal(403, N_("Only the host of the room can issue a new seat link.")),
+    "no_seat_to_reissue": Refusal(
+        409, N_("Nobody holds the other seat: there is no seat link to issue again.")
+    ),
+    "not_started": Refusal(
+        409, N_("The game has not started: it starts when both seats are taken.")
+    ),
+    "cannot_abort": Refusal(
+        409, N_("The game can only be aborted before anyone has taken an action.")
+    ),
     "bad_client_move_id": Refusal(
         422,
         lambda t, v, p: t.ngettext(
@@ -263,6 +273,10 @@ SERVICE: tuple[str, ...] = (
     "bad_client_move_id",
     "client_move_id_reused",
     "not_analysable",
+    "not_the_host",
+    "no_seat_to_reissue",
+    "not_started",
+    "cannot_abort",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` ``{"max_length": int}``, the others none."""

@@ -42,6 +42,7 @@ from app.ui.board import board_context, render_board
 from app.ui.fields import whole_number
 from app.ui.log import describe_events
 from app.ui.panel import build_panel
+from app.ui.roomlife import not_started_text
 from app.ui.templates import templates_for
 from app.ui.warehouse import start_counters
 from app.ui.wheel import WEDGES
@@ -165,10 +166,11 @@ def create_room(
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
 def room_page(request: Request, view: TableViewDep, lang: LangDep) -> HTMLResponse:
-    """The table. The browser needs the room's cookie, which one of the room's links sets."""
-    return templates_for(lang).TemplateResponse(
-        request, "room.html", board_context(view, lang=lang)
-    )
+    """The table. The browser needs the room's cookie, which one of the room's links sets.
+    `?kept=seat`: a spectator link was opened in this seated browser (the table says so)."""
+    context = board_context(view, lang=lang)
+    context["kept_seat"] = request.query_params.get("kept") == "seat"
+    return templates_for(lang).TemplateResponse(request, "room.html", context)
 
 
 @router.get("/rooms/{room_id}/panel", response_class=HTMLResponse)
@@ -185,6 +187,14 @@ def panel(
             lang,
             title=t.gettext("Unknown building"),
             error=t.gettext("There is no such building."),
+        )
+    if view.viewer_seat is not None and not view.started:
+        return _message(
+            request,
+            view,
+            lang,
+            title=t.gettext("Not played"),
+            error=not_started_text(words_for(lang)),
         )
     picked = query if query.get("touched") else None
     model = build_panel(view.state, view.viewer_seat, building, picked, lang=lang)

@@ -12,10 +12,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
-from app.models import Move
+from app.models import Move, Room, Seat
 from app.notify import Publisher, queue_notify
 from app.positions import Position, log_entry, position, positions
-from app.services.errors import ClientMoveIdReused, MoveRefused, NotYourTurn, StaleVersion
+from app.services.errors import (
+    ClientMoveIdReused,
+    MoveRefused,
+    NotStarted,
+    NotYourTurn,
+    StaleVersion,
+)
 from app.services.lock import now, room_lock
 
 MAX_CLIENT_MOVE_ID = 64
@@ -46,8 +52,10 @@ def submit_move(
        lock);
     2. a `client_move_id` this seat already used gets the original answer and applies nothing
        when it carries the same move (compared canonically), else `ClientMoveIdReused`;
-    3. the version the client saw must be the room's version (else `StaleVersion`);
-    4. the seat must be the one to move (else `NotYourTurn`);
+    3. the game must have started: both seats taken (else `NotStarted`), not ended early
+       (else `NotYourTurn` "game_over");
+    4. the version the client saw must be the room's version (else `StaleVersion`);
+       the seat must be the one to move (else `NotYourTurn`);
     5. the engine applies the move (else `MoveRefused` with the engine's code and params);
     6. append the canonical move, bump the version, refresh the snapshot, commit;
     7. only then publish "room R is at version V" (on PostgreSQL the NOTIFY is part of the
@@ -75,6 +83,10 @@ def submit_move(
                 summary=engine.summary(answered.state),
                 duplicate=True,
             )
+        if room.ending is not None:
+            raise NotYourTurn("game_over")
+        if room.version == room.start_moves and not both_seats_taken(session, room):
+            raise NotStarted()
         if version != room.version:
             raise StaleVersion(room_id, room.version)
         before = position(session, room_id, room.version)
@@ -115,6 +127,14 @@ def submit_move(
     if publisher is not None:
         publisher.room_changed(room_id, new_version)
     return MoveResult(room_id=room_id, version=new_version, summary=engine.summary(new_state))
+
+
+def both_seats_taken(session: Session, room: Room) -> bool:
+    """Whether both seats of `room` are taken (by people, or one by the computer)."""
+    held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+    if room.computer_seat is not None:
+        held.add(room.computer_seat)
+    return held == {0, 1}
 
 
 def _same_move(move: Any, logged: str) -> bool:

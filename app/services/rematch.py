@@ -68,6 +68,8 @@ def _open_rematch_room(session: Session, old_room: Room, offers: list[RematchOff
     room = new_room(
         session, computer=old_room.computer, computer_seat=computer_seat, rematch_of=old_room.id
     )
+    if old_room.host_seat is not None:
+        room.host_seat = 1 - old_room.host_seat
     for offer in offers:
         new_seat = 1 - offer.seat
         session.add(

@@ -30,6 +30,7 @@ from app.settings import Settings
 IN_CI = os.environ.get("CI") == "true"
 TABLES = (
     "analyses",
+    "room_events",
     "connections",
     "server_processes",
     "rematch_offers",

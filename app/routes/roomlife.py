@@ -1,0 +1,126 @@
+"""The room's life from the table page: resign, abort, and the host's new seat link for the
+other seat. Each is an htmx post answered in the panel (what happened, or why it was refused);
+the boards of everyone in the room follow over the sockets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from markupsafe import Markup
+
+from app.deps import (
+    BaseUrlDep,
+    HubDep,
+    LangDep,
+    PageViewerDep,
+    RoomReaderDep,
+    SessionDep,
+    TranslatorDep,
+)
+from app.refusals import sentence, status
+from app.services import ending, seats
+from app.services.errors import ServiceError
+from app.ui.board import render_board
+from app.ui.templates import templates_for
+
+router = APIRouter(include_in_schema=False)
+
+
+def _answer(
+    request: Request,
+    read_view: RoomReaderDep,
+    lang: str,
+    *,
+    title: str,
+    act: Callable[[], object],
+    lines: Callable[[object], list[str]],
+) -> HTMLResponse:
+    """Do `act`; answer with its `lines` and the fresh board, or with the refusal's reason."""
+    error, said, code = None, [], 200
+    try:
+        done = act()
+    except ServiceError as refused:
+        error, code = sentence(refused.code, refused.params, lang), status(refused.code)
+    else:
+        said = lines(done)
+    view = read_view()
+    context = {
+        "title": title,
+        "error": error,
+        "lines": said,
+        "hint": None,
+        "version": view.version,
+        "board": Markup(render_board(view, lang=lang)),
+    }
+    return templates_for(lang).TemplateResponse(
+        request, "panel_message.html", context, status_code=code
+    )
+
+
+@router.post("/rooms/{room_id}/resign", response_class=HTMLResponse)
+def post_resign(
+    request: Request,
+    viewer: PageViewerDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """Resign the game (the page asked for a confirmation first)."""
+    return _answer(
+        request,
+        read_view,
+        lang,
+        title=t.gettext("Resign"),
+        act=lambda: ending.resign(session, viewer=viewer, publisher=hub),
+        lines=lambda _: [t.gettext("You resigned.")],
+    )
+
+
+@router.post("/rooms/{room_id}/abort", response_class=HTMLResponse)
+def post_abort(
+    request: Request,
+    viewer: PageViewerDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """Abort the game before anyone took an action: the room ends without a result."""
+    return _answer(
+        request,
+        read_view,
+        lang,
+        title=t.gettext("Abort the game"),
+        act=lambda: ending.abort(session, viewer=viewer, publisher=hub),
+        lines=lambda _: [t.gettext("The game was aborted: it has no result.")],
+    )
+
+
+@router.post("/rooms/{room_id}/seat-link", response_class=HTMLResponse)
+def post_seat_link(
+    request: Request,
+    viewer: PageViewerDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    base: BaseUrlDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """The host issues a new seat link for the other seat; the answer shows it (only here)."""
+    return _answer(
+        request,
+        read_view,
+        lang,
+        title=t.gettext("New seat link"),
+        act=lambda: seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub),
+        lines=lambda link: [
+            t.gettext("Send this new seat link to your opponent: %(link)s", link=link)
+        ],
+    )

@@ -1,0 +1,204 @@
+"""A room's life through the API and the pages: seats never lost by a link, a new seat link
+from the host, no move before both seats are taken, resign and abort (issue 13, points 1-3)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from fastapi.testclient import TestClient
+from server_support import bearer, new_room, play, token_of
+
+
+def a_move(client: TestClient, room_id: str, token: str) -> dict[str, Any]:
+    legal = client.get(f"/api/rooms/{room_id}/legal", headers=bearer(token)).json()
+    move: dict[str, Any] = next(m for m in legal["moves"] if m["type"] != "sell")
+    return move
+
+
+def post_move(client: TestClient, room_id: str, token: str, version: int) -> Any:
+    move = {"move": {"type": "pass"}, "version": version, "client_move_id": uuid.uuid4().hex}
+    legal = client.get(f"/api/rooms/{room_id}/legal", headers=bearer(token)).json()["moves"]
+    if legal:
+        move["move"] = next(m for m in legal if m["type"] != "sell")
+    return client.post(f"/api/rooms/{room_id}/moves", json=move, headers=bearer(token))
+
+
+def events_of(client: TestClient, room_id: str, token: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = client.get(
+        f"/api/rooms/{room_id}/events", headers=bearer(token)
+    ).json()["events"]
+    return events
+
+
+# --- 1. a seat is never lost by a link -------------------------------------------------------
+
+
+def test_spectator_and_used_invite_links_keep_the_seat_and_say_so(client: TestClient) -> None:
+    room = new_room(client)
+    room_id = room["room"]
+    client.get(f"/s/{room['tokens'][1]}", follow_redirects=False)  # the guest's browser
+    watched = client.get(f"/w/{room['spectator']}")
+    assert watched.status_code == 200
+    assert 'id="kept-seat"' in watched.text and 'id="seat-link"' in watched.text
+    assert client.cookies.get(f"ip_{room_id}") == room["tokens"][1]
+    used_invite = client.get(f"/i/{token_of(room['invite_link'])}", follow_redirects=False)
+    assert used_invite.headers["location"] == f"/rooms/{room_id}"
+    assert client.cookies.get(f"ip_{room_id}") == room["tokens"][1]
+    # the page without the note is the plain table
+    assert 'id="kept-seat"' not in client.get(f"/rooms/{room_id}").text
+
+
+def test_the_host_sees_the_seat_link_while_waiting(client: TestClient) -> None:
+    created = client.post("/api/rooms", json={"host_seat": 0}).json()
+    table = client.get(f"/s/{created['token']}")
+    assert "Waiting for your opponent" in table.text
+    assert created["seat_link"] in table.text and 'id="seat-link"' in table.text
+    # the host opening the spectator link before anyone joined keeps the seat too
+    client.get(f"/w/{token_of(created['spectator_link'])}")
+    assert client.cookies.get(f"ip_{created['room']}") == created["token"]
+
+
+def test_the_host_reissues_the_guests_seat_link(client: TestClient) -> None:
+    room = new_room(client)
+    room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
+    assert client.get(f"/api/rooms/{room_id}", headers=bearer(guest)).status_code == 200
+    refused = client.post(f"/api/rooms/{room_id}/seat-link", headers=bearer(guest))
+    assert refused.status_code == 403 and refused.json()["code"] == "not_the_host"
+    spectator = client.post(f"/api/rooms/{room_id}/seat-link", headers=bearer(room["spectator"]))
+    assert spectator.status_code == 403
+    answer = client.post(f"/api/rooms/{room_id}/seat-link", headers=bearer(host))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["seat"] == 1
+    new_guest = token_of(answer.json()["seat_link"])
+    # the old token stops working at once, the new one plays
+    assert client.get(f"/api/rooms/{room_id}", headers=bearer(guest)).status_code == 403
+    assert client.get(f"/s/{guest}", follow_redirects=False).status_code == 404
+    assert post_move(client, room_id, host, 0).status_code == 200
+    assert post_move(client, room_id, new_guest, 1).status_code == 200
+    # the page of the new link shows the guest's own view
+    page = client.get(f"/s/{new_guest}")
+    assert answer.json()["seat_link"] in page.text
+    log = events_of(client, room_id, host)
+    assert [(e["kind"], e["seat"], e["at_version"]) for e in log] == [("seat_link_reissued", 1, 0)]
+    assert "The host issued a new seat link for Player 2" in page.text
+
+
+def test_no_seat_to_reissue_while_the_invite_is_open_or_against_the_computer(
+    client: TestClient,
+) -> None:
+    created = client.post("/api/rooms", json={"host_seat": 0}).json()
+    refused = client.post(
+        f"/api/rooms/{created['room']}/seat-link", headers=bearer(created["token"])
+    )
+    assert refused.status_code == 409 and refused.json()["code"] == "no_seat_to_reissue"
+    computer = client.post("/api/rooms", json={"host_seat": 0, "computer": "easy"}).json()
+    refused = client.post(
+        f"/api/rooms/{computer['room']}/seat-link", headers=bearer(computer["token"])
+    )
+    assert refused.status_code == 409
+
+
+# --- 2. the game starts when both seats are taken --------------------------------------------
+
+
+def test_nobody_moves_before_both_seats_are_taken(client: TestClient) -> None:
+    created = client.post("/api/rooms", json={"host_seat": 0}).json()
+    room_id, host = created["room"], created["token"]
+    refused = post_move(client, room_id, host, 0)
+    assert refused.status_code == 409 and refused.json()["code"] == "not_started"
+    assert "both seats are taken" in refused.json()["detail"]
+    table = client.get(f"/s/{host}")
+    assert table.text.count("The game has not started") >= 2  # the banner and the controls
+    assert "Your turn" not in table.text
+    form = client.post(
+        f"/rooms/{room_id}/moves",
+        data={"move": '{"type": "pass"}', "version": "0", "client_move_id": "x1"},
+        headers={"Accept-Language": "cs"},
+    )
+    assert form.status_code == 409 and "Hra ještě nezačala" in form.text
+    client.post(f"/api/invites/{token_of(created['invite_link'])}")
+    assert post_move(client, room_id, host, 0).status_code == 200
+
+
+def test_against_the_computer_the_game_starts_at_once(client: TestClient) -> None:
+    created = client.post("/api/rooms", json={"host_seat": 0, "computer": "easy"}).json()
+    assert post_move(client, created["room"], created["token"], 0).status_code == 200
+
+
+# --- 3. resign and abort ---------------------------------------------------------------------
+
+
+def test_resign_ends_the_game_with_the_opponent_winning(client: TestClient) -> None:
+    room = new_room(client)
+    room_id = room["room"]
+    version = play(client, room, 3)
+    answer = client.post(f"/api/rooms/{room_id}/resign", headers=bearer(room["tokens"][0]))
+    assert answer.status_code == 200 and answer.json() == {"ending": "resigned", "seat": 0}
+    state = client.get(f"/api/rooms/{room_id}", headers=bearer(room["spectator"])).json()
+    assert state["finished"] is True
+    assert state["result"]["winner"] == 1
+    assert state["result"]["ending"] == {"kind": "resigned", "seat": 0}
+    assert state["version"] == version
+    again = client.post(f"/api/rooms/{room_id}/resign", headers=bearer(room["tokens"][1]))
+    assert again.status_code == 403 and again.json()["code"] == "game_over"
+    assert post_move(client, room_id, room["tokens"][1], version).status_code == 403
+    assert [e["kind"] for e in events_of(client, room_id, room["spectator"])] == ["resigned"]
+    # the game-over screen and the rematch flow
+    client.get(f"/s/{room['tokens'][1]}")
+    table = client.get(f"/rooms/{room_id}")
+    assert "You win!" in table.text and "Player 1 resigned." in table.text
+    assert 'id="game-over-title"' in table.text
+    offers = [
+        client.post(f"/api/rooms/{room_id}/rematch", headers=bearer(room["tokens"][s])).json()
+        for s in (0, 1)
+    ]
+    assert offers[1]["room"] is not None
+
+
+def test_resign_is_refused_to_spectators_and_before_the_start(client: TestClient) -> None:
+    room = new_room(client)
+    spectator = client.post(f"/api/rooms/{room['room']}/resign", headers=bearer(room["spectator"]))
+    assert spectator.status_code == 403
+    created = client.post("/api/rooms", json={"host_seat": 0}).json()
+    early = client.post(f"/api/rooms/{created['room']}/resign", headers=bearer(created["token"]))
+    assert early.status_code == 409 and early.json()["code"] == "not_started"
+
+
+def test_abort_before_any_action_ends_the_room_without_a_result(client: TestClient) -> None:
+    room = new_room(client)
+    room_id = room["room"]
+    answer = client.post(f"/api/rooms/{room_id}/abort", headers=bearer(room["tokens"][1]))
+    assert answer.status_code == 200 and answer.json() == {"ending": "aborted", "seat": 1}
+    state = client.get(f"/api/rooms/{room_id}", headers=bearer(room["tokens"][0])).json()
+    assert state["finished"] is True and state["result"]["winner"] is None
+    assert state["result"]["ending"] == {"kind": "aborted", "seat": 1}
+    client.get(f"/s/{room['tokens'][0]}")
+    assert "The game was aborted: it has no result." in client.get(f"/rooms/{room_id}").text
+    assert [e["kind"] for e in events_of(client, room_id, room["tokens"][0])] == ["aborted"]
+
+
+def test_abort_is_refused_after_the_first_action(client: TestClient) -> None:
+    room = new_room(client)
+    play(client, room, 1)
+    refused = client.post(f"/api/rooms/{room['room']}/abort", headers=bearer(room["tokens"][1]))
+    assert refused.status_code == 409 and refused.json()["code"] == "cannot_abort"
+
+
+def test_a_host_alone_may_abort_the_room(client: TestClient) -> None:
+    created = client.post("/api/rooms", json={"host_seat": 0}).json()
+    table = client.get(f"/s/{created['token']}")
+    assert 'id="abort-button"' in table.text and 'id="resign-button"' not in table.text
+    answer = client.post(f"/rooms/{created['room']}/abort")
+    assert answer.status_code == 200 and "The game was aborted" in answer.text
+    assert re.search(r'id="game-over-title"', answer.text)
+
+
+def test_resign_from_the_page_in_czech(client: TestClient) -> None:
+    room = new_room(client)
+    client.get(f"/s/{room['tokens'][1]}")
+    table = client.get(f"/rooms/{room['room']}")
+    assert 'id="resign-button"' in table.text and 'id="resign-confirm"' in table.text
+    answer = client.post(f"/rooms/{room['room']}/resign", headers={"Accept-Language": "cs"})
+    assert answer.status_code == 200 and "Vzdali jste se." in answer.text

@@ -1,0 +1,124 @@
+"""A room's life in real browsers (issue 13): the seat kept through a spectator link, a new
+seat link from the host, no move before both seats are taken, resign and abort."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .conftest import Server
+from .tablepage import Table, everyone_sees, room_state, start_room
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def people(browser: Browser) -> Iterator[tuple[Table, Table, Table]]:
+    host, guest, spectator = Table(browser, "host"), Table(browser, "guest"), Table(browser, "spy")
+    yield host, guest, spectator
+    for person in (host, guest, spectator):
+        assert person.errors == [], f"{person.name}: JavaScript errors {person.errors}"
+        person.close()
+
+
+def test_the_seat_survives_the_spectator_link_and_the_host_reissues_a_lost_one(
+    server: Server, people: tuple[Table, Table, Table]
+) -> None:
+    host, guest, spectator = people
+    start_room(server.url, host, guest, spectator)
+    watch = host.link("#spectator-link")
+    old_link = guest.link("#seat-link")
+
+    # The guest opens the spectator link in their own browser: still the guest, and told so.
+    guest.open(watch)
+    expect(guest.page.locator("#kept-seat")).to_be_visible()
+    expect(guest.page.locator("#turn-banner")).to_have_text("Waiting for Player 1")
+    assert guest.link("#seat-link") == old_link
+
+    # The host issues a new seat link for Player 2; the old one stops working at once.
+    expect(guest.page.locator("#reissue-button")).to_have_count(0)  # only the host may
+    host.page.locator("#reissue-button").click()
+    host.page.locator("#reissue-confirm").click()
+    expect(host.page.locator("#panel")).to_contain_text("Send this new seat link")
+    found = re.search(r"https?://\S+/s/[A-Za-z0-9_-]+", host.page.locator("#panel").inner_text())
+    assert found is not None
+    new_link = found.group(0)
+    for table in (host, guest, spectator):
+        expect(table.page.locator("#board .log-event")).to_contain_text(
+            "The host issued a new seat link for Player 2"
+        )
+    host.shot("roomlife-reissued")
+    guest.page.reload()
+    expect(guest.page.locator("h1")).to_contain_text("This room needs a link")
+    other = guest.context.browser
+    assert other is not None
+    lost = other.new_context()
+    assert lost.new_page().goto(old_link).status == 404  # type: ignore[union-attr]
+    lost.close()
+
+    # The new link seats the guest again, who plays on.
+    guest.open(new_link)
+    expect(guest.page.locator("#turn-banner")).to_have_text("Waiting for Player 1")
+    host.open_building("hardware_store")
+    host.confirm()
+    everyone_sees(1, host, guest, spectator)
+
+
+def test_nobody_moves_before_the_guest_joins_and_the_host_may_abort(
+    server: Server, people: tuple[Table, Table, Table]
+) -> None:
+    host, _guest, spectator = people
+    host.page.goto(server.url + "/")
+    host.page.locator(".start-form input[name='host_seat'][value='0']").check()
+    host.page.locator(".start-form button[type='submit']").click()
+    host.wait_live()
+    not_started = "The game has not started: it starts when both seats are taken."
+    expect(host.page.locator("#turn-banner")).to_have_text(not_started)
+    expect(host.page.locator("#not-started")).to_have_text(not_started)
+    expect(host.page.locator("#seat-link")).to_be_visible()
+    spectator.open(host.link("#spectator-link-top"))
+    expect(spectator.page.locator("#turn-banner")).to_have_text(not_started)
+    # A building's panel says so too, and offers no move.
+    host.page.locator("#board [data-building='hardware_store']").first.click()
+    expect(host.page.locator("#panel")).to_contain_text(not_started)
+    host.shot("roomlife-not-started")
+
+    host.page.locator("#abort-button").click()
+    for table in (host, spectator):
+        expect(table.page.locator("#game-over-title")).to_have_text(
+            "The game was aborted: it has no result."
+        )
+    expect(spectator.page.locator("#board .log-event")).to_have_text("Player 1 aborted the game.")
+    expect(host.page.locator("#rematch-button")).to_be_visible()
+
+
+def test_a_player_resigns_after_confirming(
+    server: Server, people: tuple[Table, Table, Table]
+) -> None:
+    host, guest, spectator = people
+    room = start_room(server.url, host, guest, spectator)
+    host.open_building("hardware_store")
+    host.confirm()
+    everyone_sees(1, host, guest, spectator)
+    expect(host.page.locator("#abort-button")).to_have_count(0)  # an action was taken
+
+    guest.page.locator("#resign-button").click()
+    expect(guest.page.locator("#resign-confirm")).to_be_visible()
+    guest.page.locator("#resign-confirm").click()
+    expect(host.page.locator("#game-over-title")).to_have_text("You win!")
+    expect(host.page.locator("#game-over-reason")).to_have_text("Player 2 resigned.")
+    expect(guest.page.locator("#game-over-reason")).to_have_text("You resigned.")
+    expect(spectator.page.locator("#game-over-title")).to_have_text("Player 1 wins!")
+    expect(spectator.page.locator("#board .log-event")).to_have_text("Player 2 resigned.")
+    guest.shot("roomlife-resigned")
+    # The game stays as it was: the log replays to the board everyone sees.
+    assert room_state(server.url, room, host.token()).turn == 1
+
+    # The rematch flow follows, as after a last move.
+    host.page.locator("#rematch-button").click()
+    guest.page.locator("#rematch-button").click()
+    expect(host.page.locator("#rematch-link")).to_be_visible()
+    expect(guest.page.locator("#rematch-link")).to_be_visible()

@@ -2,7 +2,8 @@
 
 The lifespan opens the database, registers this server process (presence counts the sockets of
 live processes only), keeps its heartbeat going and, on PostgreSQL, listens for the other
-processes' room notifications. It also starts the computer player (`app.computer`), which
+processes' room notifications, and sweeps for rooms past their lifetime
+(`app.services.lifetime`). It also starts the computer player (`app.computer`), which
 resumes the rooms left on the computer's turn. Migrations are applied by `python -m app` before
 start.
 """
@@ -13,6 +14,7 @@ import asyncio
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -33,7 +35,7 @@ from app.limits import AbuseLimits
 from app.realtime import run_periodically
 from app.refusals import problem
 from app.routes import api, apidocs, health, links, pages, review, roomlife, roomlife_api, ws
-from app.services import presence
+from app.services import lifetime, presence
 from app.services.errors import ServiceError
 from app.settings import Settings
 from app.ui.board import BoardPainter, render_board
@@ -81,8 +83,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with sessions() as session:
                 return presence.unregister_process(session, process_id=process_id)
 
+        def sweep() -> None:
+            with sessions() as session:
+                lifetime.remove_expired_rooms(
+                    session,
+                    unstarted_after=timedelta(days=settings.unstarted_room_days),
+                    finished_after=timedelta(days=settings.finished_room_days),
+                )
+
         await asyncio.to_thread(register)
-        tasks = [asyncio.create_task(run_periodically(beat_interval, beat))]
+        tasks = [
+            asyncio.create_task(run_periodically(beat_interval, beat)),
+            asyncio.create_task(run_periodically(settings.room_sweep_interval, sweep)),
+        ]
         if settings.is_postgres:
             tasks.append(asyncio.create_task(hub.listen_postgres(settings.resolved_database_url)))
         await computer.resume()

@@ -35,6 +35,12 @@ class Settings(BaseSettings):
     room_burst: int = 5
     #: Sockets one client address may hold open at once (0: no limit).
     sockets_per_address: int = 32
+    #: Days after which a room that never started (a seat still free) is removed, and days after
+    #: its last change that a finished room is kept (app/services/lifetime.py).
+    unstarted_room_days: float = 7.0
+    finished_room_days: float = 90.0
+    #: Seconds between two sweeps for rooms past their lifetime.
+    room_sweep_interval: float = 3600.0
 
     @cached_property
     def resolved_database_url(self) -> str:

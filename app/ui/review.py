@@ -67,7 +67,9 @@ def positions_of(view: RoomView) -> list[GameState]:
 
 
 def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
-    """The room as someone who only watches sees it at position `at`: no links, no rematch."""
+    """The room as someone who only watches sees it at position `at`: no links, no rematch; the
+    room's happenings up to there, and how the game ended early only at its last position."""
+    last = at == len(view.log)
     return dataclasses.replace(
         view,
         version=at,
@@ -80,6 +82,8 @@ def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
         seat_link=None,
         rematch=None,
         seat_taken=False,
+        ending=view.ending if last else None,
+        events=tuple(e for e in view.events if e.at_version < at or (last and e.at_version == at)),
     )
 
 

@@ -4,13 +4,18 @@ seat link from the host, no move before both seats are taken, resign and abort."
 from __future__ import annotations
 
 import re
+import sqlite3
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
+from bench.appserver import AppServer
+
 from .conftest import Server
-from .tablepage import Table, everyone_sees, room_state, start_room
+from .tablepage import Table, everyone_sees, room_id_of, room_state, start_room
 
 pytestmark = pytest.mark.browser
 
@@ -122,3 +127,34 @@ def test_a_player_resigns_after_confirming(
     guest.page.locator("#rematch-button").click()
     expect(host.page.locator("#rematch-link")).to_be_visible()
     expect(guest.page.locator("#rematch-link")).to_be_visible()
+
+
+def test_a_room_nobody_joined_is_removed_after_its_lifetime(
+    browser: Browser, tmp_path: Path
+) -> None:
+    quick = AppServer(
+        tmp_path,
+        env={"ROOMS_PER_MINUTE": "0", "ROOM_SWEEP_INTERVAL": "0.3", "UNSTARTED_ROOM_DAYS": "7"},
+    )
+    quick.start()
+    host = Table(browser, "host")
+    try:
+        host.page.goto(quick.url + "/")
+        host.page.locator(".start-form button[type='submit']").click()
+        host.wait_live()
+        room_id = room_id_of(host.page)
+        database = sqlite3.connect(tmp_path / "inland-port.sqlite3")
+        with database:
+            database.execute(
+                "UPDATE rooms SET created_at = '2020-01-01 00:00:00.000000' WHERE id = ?",
+                (room_id,),
+            )
+        database.close()
+        deadline = time.monotonic() + 10
+        while host.page.goto(f"{quick.url}/rooms/{room_id}").status != 404:  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, "the room was not removed"
+            time.sleep(0.3)
+        expect(host.page.locator("h1")).to_have_text("No such room")
+    finally:
+        host.close()
+        quick.stop()

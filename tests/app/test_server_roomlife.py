@@ -4,11 +4,18 @@ from the host, no move before both seats are taken, resign and abort (issue 13, 
 from __future__ import annotations
 
 import re
+import time
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 from fastapi.testclient import TestClient
 from server_support import bearer, new_room, play, token_of
+
+from bench.appserver import AppServer
 
 
 def a_move(client: TestClient, room_id: str, token: str) -> dict[str, Any]:
@@ -202,3 +209,49 @@ def test_resign_from_the_page_in_czech(client: TestClient) -> None:
     assert 'id="resign-button"' in table.text and 'id="resign-confirm"' in table.text
     answer = client.post(f"/rooms/{room['room']}/resign", headers={"Accept-Language": "cs"})
     assert answer.status_code == 200 and "Vzdali jste se." in answer.text
+
+
+@pytest.fixture
+def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
+    servers = [
+        AppServer(tmp_path, database_url=database_url, env={"ROOMS_PER_MINUTE": "0"})
+        for _ in range(2)
+    ]
+    for server in servers:
+        server.start()
+    yield servers
+    for server in servers:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_a_reissued_seat_link_stops_working_in_every_process(
+    two_servers: list[AppServer], is_postgres: bool
+) -> None:
+    if not is_postgres:
+        pytest.skip("several processes share live rooms on PostgreSQL only")
+    first, second = two_servers
+    with httpx.Client(timeout=10) as http:
+        created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()
+        room_id = created["room"]
+        guest = http.post(f"{second.url}/api/invites/{token_of(created['invite_link'])}").json()
+        # the second process has seen the guest's token (and remembers it)
+        seen = http.get(f"{second.url}/api/rooms/{room_id}", headers=bearer(guest["token"]))
+        assert seen.status_code == 200
+        answer = http.post(
+            f"{first.url}/api/rooms/{room_id}/seat-link", headers=bearer(created["token"])
+        )
+        assert answer.status_code == 200
+        deadline = time.monotonic() + 5
+        while (
+            http.get(
+                f"{second.url}/api/rooms/{room_id}", headers=bearer(guest["token"])
+            ).status_code
+            == 200
+        ):
+            assert time.monotonic() < deadline, "the old seat token still opens the room"
+            time.sleep(0.05)
+        new_token = token_of(answer.json()["seat_link"])
+        for server in (first, second):
+            fresh = http.get(f"{server.url}/api/rooms/{room_id}", headers=bearer(new_token))
+            assert fresh.status_code == 200

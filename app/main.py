@@ -52,7 +52,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = engine_for(settings)
         sessions = make_sessionmaker(engine)
-        painter = BoardPainter(sessions, render_board, presence_timeout=settings.presence_timeout)
+        painter = BoardPainter(
+            sessions,
+            render_board,
+            presence_timeout=settings.presence_timeout,
+            absent_after=settings.absent_after,
+        )
         hub = ComputerHub(asyncio.get_running_loop(), painter)
         process_id = secrets.token_hex(8)
         app.state.settings = settings
@@ -75,6 +80,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 # A process that died cannot say so: redraw the rooms whose presence it changed.
                 silent = presence.rooms_gone_silent(
                     session, timeout=settings.presence_timeout, window=1.5 * beat_interval
+                )
+                # A player away long enough: the other may now let the computer play or claim.
+                silent += presence.seats_gone_absent(
+                    session, absent_after=settings.absent_after, window=1.5 * beat_interval
                 )
             for room_id in silent:
                 hub.room_changed(room_id, None)

@@ -68,6 +68,8 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When the player last had an open page (or moved); None: not since `joined_at`.
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class Link(Base):

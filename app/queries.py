@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 import engine
@@ -31,6 +31,7 @@ from app.roomview import (
 )
 from app.security import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.services.errors import RoomNotFound
+from app.services.presence import absent_seats
 from engine.record import GameRecord
 
 
@@ -55,6 +56,9 @@ class RoomOrigin:
     start_moves: int
     origin_room_id: str | None
 
+
+STANDIN_LEVEL = "normal"
+"""The strength of the computer standing in for an absent player."""
 
 COMPUTER_NAMES = {
     "easy": "Computer (easy)",
@@ -135,17 +139,18 @@ def computer_turn(session: Session, *, room_id: str) -> tuple[bool, ComputerTurn
     """Whether the room has a computer player, and its turn when it is the one to move now."""
     try:
         room = _room(session, room_id)
-        if room.computer is None or room.computer_seat is None:
+        level, seat = _computer_of(room)
+        if seat is None:
             return False, None
         if room.finished:
             return True, None
         state = position(session, room_id, room.version).state
-        if state.to_move != room.computer_seat:
+        if state.to_move != seat:
             return True, None
         turn = ComputerTurn(
             room_id=room_id,
-            level=room.computer,
-            seat=room.computer_seat,
+            level=level,
+            seat=seat,
             version=room.version,
             state=state,
         )
@@ -154,18 +159,27 @@ def computer_turn(session: Session, *, room_id: str) -> tuple[bool, ComputerTurn
         session.rollback()
 
 
+def _computer_of(room: Room) -> tuple[str, int | None]:
+    """The computer's strength and seat in `room`: the opponent's, or the stand-in's for an
+    absent player (normal strength); seat None when the computer plays no seat."""
+    if room.computer is not None and room.computer_seat is not None:
+        return room.computer, room.computer_seat
+    return STANDIN_LEVEL, room.standin_seat
+
+
 def computer_rooms_waiting(session: Session) -> list[str]:
     """The unfinished rooms where it is the computer's turn (by the stored snapshot)."""
     try:
         rows = session.execute(
-            select(Room.id, Room.computer_seat, Room.snapshot).where(
-                Room.computer.is_not(None), Room.finished.is_(False)
+            select(Room.id, Room.computer_seat, Room.standin_seat, Room.snapshot).where(
+                or_(Room.computer.is_not(None), Room.standin_seat.is_not(None)),
+                Room.finished.is_(False),
             )
         ).all()
         return [
             room_id
-            for room_id, seat, snapshot in rows
-            if json.loads(snapshot).get("to_move") == seat
+            for room_id, seat, standin, snapshot in rows
+            if json.loads(snapshot).get("to_move") in (seat, standin)
         ]
     finally:
         session.rollback()
@@ -225,22 +239,29 @@ def room_record(session: Session, *, room_id: str) -> GameRecord:
 
 
 def load_room_view(
-    session: Session, *, viewer: Viewer, base_url: str, presence_timeout: float = 30.0
+    session: Session,
+    *,
+    viewer: Viewer,
+    base_url: str,
+    presence_timeout: float = 30.0,
+    absent_after: float = 180.0,
 ) -> RoomView:
     """Everything needed to draw the room for `viewer` (see `app.roomview`)."""
     try:
         room = _room(session, viewer.room_id)
-        facts = _facts(session, room, presence_timeout)
+        facts = _facts(session, room, presence_timeout, absent_after)
         now = position(session, room.id, room.version)
         return room_view(facts, now.state, now.log, viewer=viewer, base_url=base_url)
     finally:
         session.rollback()
 
 
-def load_room_facts(session: Session, *, room_id: str, presence_timeout: float = 30.0) -> RoomFacts:
+def load_room_facts(
+    session: Session, *, room_id: str, presence_timeout: float = 30.0, absent_after: float = 180.0
+) -> RoomFacts:
     """The room's seats, presence and rematch offers: the part every viewer shares."""
     try:
-        return _facts(session, _room(session, room_id), presence_timeout)
+        return _facts(session, _room(session, room_id), presence_timeout, absent_after)
     finally:
         session.rollback()
 
@@ -273,7 +294,9 @@ def room_events(session: Session, room_id: str) -> tuple[RoomEventEntry, ...]:
     return tuple(RoomEventEntry(*row) for row in rows)
 
 
-def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
+def _facts(
+    session: Session, room: Room, presence_timeout: float, absent_after: float = 180.0
+) -> RoomFacts:
     held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
     claimed = set(held)
     if room.computer_seat is not None:
@@ -306,6 +329,7 @@ def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
         events=room_events(session, room.id),
         seats_held=(0 in held, 1 in held),
         start_moves=room.start_moves,
+        absent=absent_seats(session, room.id, online, absent_after=absent_after),
     )
 
 
@@ -351,6 +375,7 @@ def room_view(
         events=facts.events,
         seats_held=facts.seats_held,
         start_moves=facts.start_moves,
+        absent=facts.absent,
     )
 
 

@@ -236,6 +236,17 @@ REFUSALS: dict[str, Refusal] = {
     "not_started": Refusal(
         409, N_("The game has not started: it starts when both seats are taken.")
     ),
+    "not_absent": Refusal(
+        409,
+        N_(
+            "Your opponent is not gone: only when the player to move has had no open page "
+            "for a while can you claim the game or let the computer play for them."
+        ),
+    ),
+    "standin_playing": Refusal(
+        409, N_("The computer is playing for this seat: its player must take over first.")
+    ),
+    "no_standin": Refusal(409, N_("The computer is not playing for you.")),
     "cannot_abort": Refusal(
         409, N_("The game can only be aborted before anyone has taken an action.")
     ),
@@ -277,6 +288,9 @@ SERVICE: tuple[str, ...] = (
     "no_seat_to_reissue",
     "not_started",
     "cannot_abort",
+    "not_absent",
+    "standin_playing",
+    "no_standin",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` ``{"max_length": int}``, the others none."""

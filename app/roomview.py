@@ -115,6 +115,8 @@ class RoomView:
     seats_held: tuple[bool, bool] = (False, False)
     #: The first `start_moves` moves of the log were not played in this room (a fork's start).
     start_moves: int = 0
+    #: Which seats' players have had no open page for the room's absence time (ABSENT_AFTER).
+    absent: tuple[bool, bool] = (False, False)
 
     @property
     def started(self) -> bool:
@@ -151,3 +153,4 @@ class RoomFacts:
     events: tuple[RoomEventEntry, ...] = ()
     seats_held: tuple[bool, bool] = (False, False)
     start_moves: int = 0
+    absent: tuple[bool, bool] = (False, False)

@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     room_burst: int = 5
     #: Sockets one client address may hold open at once (0: no limit).
     sockets_per_address: int = 32
+    #: Seconds without an open page after which the player to move counts as gone: the other
+    #: player may then let the computer stand in, or claim the game.
+    absent_after: float = 180.0
     #: Days after which a room that never started (a seat still free) is removed, and days after
     #: its last change that a finished room is kept (app/services/lifetime.py).
     unstarted_room_days: float = 7.0

@@ -1,5 +1,6 @@
-"""The room's life from the table page: resign, abort, and the host's new seat link for the
-other seat. Each is an htmx post answered in the panel (what happened, or why it was refused);
+"""The room's life from the table page: resign, abort, the host's new seat link for the
+other seat, and what the present player may do when the opponent is gone (the computer stands
+in, or claim the game) and the absent player's taking over. Each is an htmx post answered in the panel (what happened, or why it was refused);
 the boards of everyone in the room follow over the sockets.
 """
 
@@ -18,10 +19,11 @@ from app.deps import (
     PageViewerDep,
     RoomReaderDep,
     SessionDep,
+    SettingsDep,
     TranslatorDep,
 )
 from app.refusals import sentence, status
-from app.services import ending, seats
+from app.services import ending, seats, standin
 from app.services.errors import ServiceError
 from app.ui.board import render_board
 from app.ui.templates import templates_for
@@ -123,4 +125,81 @@ def post_seat_link(
         lines=lambda link: [
             t.gettext("Send this new seat link to your opponent: %(link)s", link=link)
         ],
+    )
+
+
+@router.post("/rooms/{room_id}/standin", response_class=HTMLResponse)
+def post_standin(
+    request: Request,
+    viewer: PageViewerDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    settings: SettingsDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """The opponent to move is gone: the computer plays for them until they take over."""
+    return _answer(
+        request,
+        read_view,
+        lang,
+        title=t.gettext("The computer stands in"),
+        act=lambda: standin.start_standin(
+            session,
+            viewer=viewer,
+            absent_after=settings.absent_after,
+            presence_timeout=settings.presence_timeout,
+            publisher=hub,
+        ),
+        lines=lambda _: [t.gettext("The computer plays for your opponent until they come back.")],
+    )
+
+
+@router.post("/rooms/{room_id}/take-over", response_class=HTMLResponse)
+def post_take_over(
+    request: Request,
+    viewer: PageViewerDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """The player is back: the computer stops playing for them."""
+    return _answer(
+        request,
+        read_view,
+        lang,
+        title=t.gettext("Take over"),
+        act=lambda: standin.take_over(session, viewer=viewer, publisher=hub),
+        lines=lambda _: [t.gettext("You play again.")],
+    )
+
+
+@router.post("/rooms/{room_id}/claim", response_class=HTMLResponse)
+def post_claim(
+    request: Request,
+    viewer: PageViewerDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    settings: SettingsDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """The opponent to move is gone: claim the game (won because the opponent left)."""
+    return _answer(
+        request,
+        read_view,
+        lang,
+        title=t.gettext("Claim the game"),
+        act=lambda: ending.claim(
+            session,
+            viewer=viewer,
+            absent_after=settings.absent_after,
+            presence_timeout=settings.presence_timeout,
+            publisher=hub,
+        ),
+        lines=lambda _: [t.gettext("The game was claimed: the opponent left.")],
     )

@@ -1,5 +1,5 @@
-"""The JSON API of the room's life: resign, abort, and the host's new seat link for the other
-seat (documented with the rest of the API at /docs and in docs/server.md).
+"""The JSON API of the room's life: resign, abort, the host's new seat link for the other
+seat, the computer standing in for a player who left, taking over again, and claiming the game (documented with the rest of the API at /docs and in docs/server.md).
 
 Each takes a seat token (`Authorization: Bearer <token>`); a refusal is answered as every
 refusal of the API is (`app.refusals.problem`).
@@ -12,10 +12,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from app import queries
-from app.deps import BaseUrlDep, HubDep, SessionDep, TokenSeatDep, TokenViewerDep
+from app.deps import BaseUrlDep, HubDep, SessionDep, SettingsDep, TokenSeatDep, TokenViewerDep
 from app.refusals import problem
 from app.routes.api import Problem, RoomId
-from app.services import ending, seats
+from app.services import ending, seats, standin
 from app.services.errors import ServiceError
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -36,7 +36,7 @@ class EventsOut(BaseModel):
 
 
 class EndedOut(BaseModel):
-    ending: str = Field(description='"resigned" or "aborted"')
+    ending: str = Field(description='"resigned", "aborted" or "claimed"')
     seat: int = Field(description="the seat whose act ended the game")
 
 
@@ -109,3 +109,70 @@ def post_seat_link(
         return problem(refused)
     assert viewer.seat is not None
     return NewSeatLinkOut(seat=1 - viewer.seat, seat_link=link)
+
+
+class StandinOut(BaseModel):
+    standin_seat: int | None = Field(description="the seat the computer plays for; null: none")
+
+
+@router.post(
+    "/rooms/{room_id}/standin",
+    response_model=StandinOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_standin(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
+) -> StandinOut | JSONResponse:
+    """The opponent to move has had no open page for ABSENT_AFTER seconds: the computer
+    (normal strength) plays for them until they take over (409 "not_absent" otherwise)."""
+    try:
+        seat = standin.start_standin(
+            session,
+            viewer=viewer,
+            absent_after=settings.absent_after,
+            presence_timeout=settings.presence_timeout,
+            publisher=hub,
+        )
+    except ServiceError as refused:
+        return problem(refused)
+    return StandinOut(standin_seat=seat)
+
+
+@router.post(
+    "/rooms/{room_id}/take-over",
+    response_model=StandinOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_take_over(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
+) -> StandinOut | JSONResponse:
+    """The absent player is back: the computer stops playing for them (409 "no_standin")."""
+    try:
+        standin.take_over(session, viewer=viewer, publisher=hub)
+    except ServiceError as refused:
+        return problem(refused)
+    return StandinOut(standin_seat=None)
+
+
+@router.post(
+    "/rooms/{room_id}/claim",
+    response_model=EndedOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_claim(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
+) -> EndedOut | JSONResponse:
+    """The opponent to move has had no open page for ABSENT_AFTER seconds: claim the game,
+    recorded as won because the opponent left (409 "not_absent" otherwise)."""
+    try:
+        ending.claim(
+            session,
+            viewer=viewer,
+            absent_after=settings.absent_after,
+            presence_timeout=settings.presence_timeout,
+            publisher=hub,
+        )
+    except ServiceError as refused:
+        return problem(refused)
+    assert viewer.seat is not None
+    return EndedOut(ending="claimed", seat=viewer.seat)

@@ -1,5 +1,6 @@
-"""Ending a game before its last move: a player resigns (the opponent wins) or aborts (no
-result, only before anyone took an action). Each writes the room's ending and its log entry
+"""Ending a game before its last move: a player resigns (the opponent wins), aborts (no
+result, only before anyone took an action), or claims the game when the opponent to move is
+gone (`app.services.standin.check_opponent_gone`; recorded as won because the opponent left). Each writes the room's ending and its log entry
 (`app.services.events`); the room is then finished, so the rematch flow opens as after a
 last move.
 """
@@ -15,6 +16,7 @@ from app.services.errors import EndingRefused, NotStarted, NotYourTurn
 from app.services.events import log_event
 from app.services.lock import now, room_lock
 from app.services.moves import both_seats_taken
+from app.services.standin import check_opponent_gone
 
 
 def resign(session: Session, *, viewer: Viewer, publisher: Publisher | None = None) -> None:
@@ -41,6 +43,26 @@ def abort(session: Session, *, viewer: Viewer, publisher: Publisher | None = Non
         if room.version != room.start_moves:
             raise EndingRefused("cannot_abort")
         _end(session, room, "aborted", seat)
+    if publisher is not None:
+        publisher.room_changed(viewer.room_id, None)
+
+
+def claim(
+    session: Session,
+    *,
+    viewer: Viewer,
+    absent_after: float,
+    presence_timeout: float,
+    publisher: Publisher | None = None,
+) -> None:
+    """The present player claims the game: the opponent to move has had no open page for
+    `absent_after` seconds. The claimer wins."""
+    seat = _player_seat(viewer)
+    with room_lock(session, viewer.room_id) as room:
+        check_opponent_gone(
+            session, room, seat, absent_after=absent_after, presence_timeout=presence_timeout
+        )
+        _end(session, room, "claimed", seat)
     if publisher is not None:
         publisher.room_changed(viewer.room_id, None)
 

@@ -17,6 +17,7 @@ from app.notify import Publisher, queue_notify
 from app.positions import Position, log_entry, position, positions
 from app.services.errors import (
     ClientMoveIdReused,
+    EndingRefused,
     MoveRefused,
     NotStarted,
     NotYourTurn,
@@ -45,6 +46,7 @@ def submit_move(
     version: int,
     client_move_id: str,
     publisher: Publisher | None = None,
+    by_computer: bool = False,
 ) -> MoveResult:
     """Apply one move for `seat`, in this order:
 
@@ -55,7 +57,9 @@ def submit_move(
     3. the game must have started: both seats taken (else `NotStarted`), not ended early
        (else `NotYourTurn` "game_over");
     4. the version the client saw must be the room's version (else `StaleVersion`);
-       the seat must be the one to move (else `NotYourTurn`);
+       the seat must be the one to move (else `NotYourTurn`); a seat the computer stands in for
+       is the computer's (`by_computer`) until its owner takes over (else "standin_playing"),
+       and the computer plays only its own seat or the one it stands in for;
     5. the engine applies the move (else `MoveRefused` with the engine's code and params);
     6. append the canonical move, bump the version, refresh the snapshot, commit;
     7. only then publish "room R is at version V" (on PostgreSQL the NOTIFY is part of the
@@ -89,6 +93,10 @@ def submit_move(
             raise NotStarted()
         if version != room.version:
             raise StaleVersion(room_id, room.version)
+        if by_computer and seat not in (room.computer_seat, room.standin_seat):
+            raise NotYourTurn("not_your_turn")
+        if not by_computer and seat == room.standin_seat:
+            raise EndingRefused("standin_playing")
         before = position(session, room_id, room.version)
         state = before.state
         if state.to_move is None:

@@ -33,12 +33,13 @@ from .words import GOODS, Words, words_for
 
 def can_act(view: RoomView) -> bool:
     """Whether the viewer may make a move now: a player, the game started and not ended, their
-    turn."""
+    turn, and the computer not standing in for them."""
     state = view.state
     return (
         view.viewer_seat is not None
         and view.started
         and view.ending is None
+        and view.standin_seat != view.viewer_seat
         and state.to_move is not None
         and state.to_move == view.viewer_seat
     )
@@ -161,11 +162,17 @@ class BoardPainter:
     facts only when asked to) and renders its board for every group of alike viewers."""
 
     def __init__(
-        self, sessions: sessionmaker[Session], render: Renderer, *, presence_timeout: float
+        self,
+        sessions: sessionmaker[Session],
+        render: Renderer,
+        *,
+        presence_timeout: float,
+        absent_after: float = 180.0,
     ) -> None:
         self._sessions = sessions
         self._render = render
         self._presence_timeout = presence_timeout
+        self._absent_after = absent_after
 
     def __call__(
         self,
@@ -177,7 +184,10 @@ class BoardPainter:
         with self._sessions() as session:
             if facts is None:
                 facts = queries.load_room_facts(
-                    session, room_id=room_id, presence_timeout=self._presence_timeout
+                    session,
+                    room_id=room_id,
+                    presence_timeout=self._presence_timeout,
+                    absent_after=self._absent_after,
                 )
             version = max(version, facts.version)
             state, log = queries.load_position(session, room_id=room_id, version=version)

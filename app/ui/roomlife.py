@@ -30,6 +30,11 @@ class RoomLife:
     can_abort: bool
     #: The host may issue a new seat link for this seat (a person holds it).
     reissue_seat: int | None
+    #: The opponent to move is gone: the viewer may let the computer play for them or claim.
+    opponent_gone: bool = False
+    #: The seat the computer plays for while its player is away, and whether it is the viewer's.
+    standin_seat: int | None = None
+    standin_for_viewer: bool = False
 
 
 def not_started_text(words: Words) -> str:
@@ -43,11 +48,23 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
     reissue = None
     if seat is not None and view.host_seat == seat and view.seats_held[1 - seat]:
         reissue = 1 - seat
+    gone = (
+        playing
+        and seat is not None
+        and view.started
+        and view.computer_seat is None
+        and view.state.to_move == 1 - seat
+        and view.absent[1 - seat]
+    )
+    standin = None if view.over else view.standin_seat
     life = RoomLife(
         not_started=not view.started and not view.over,
         can_resign=playing and view.started,
         can_abort=playing and may_abort(view.version, view.start_moves),
         reissue_seat=reissue,
+        opponent_gone=bool(gone),
+        standin_seat=standin,
+        standin_for_viewer=standin is not None and standin == seat,
     )
     return {"life": life}
 

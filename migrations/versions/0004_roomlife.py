@@ -1,4 +1,5 @@
-"""rooms: the host's seat, how a game ended early, the computer standing in; room events
+"""rooms: the host's seat, how a game ended early, the computer standing in; seats: when
+their player was last seen; room events
 
 Revision ID: 0004_roomlife
 Revises: 0003
@@ -22,6 +23,8 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("ending", sa.String(length=16), nullable=True))
         batch_op.add_column(sa.Column("ending_seat", sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column("standin_seat", sa.Integer(), nullable=True))
+    with op.batch_alter_table("seats", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=True))
     op.create_table(
         "room_events",
         sa.Column("room_id", sa.String(length=32), nullable=False),
@@ -37,6 +40,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("room_events")
+    with op.batch_alter_table("seats", schema=None) as batch_op:
+        batch_op.drop_column("last_seen_at")
     with op.batch_alter_table("rooms", schema=None) as batch_op:
         batch_op.drop_column("standin_seat")
         batch_op.drop_column("ending_seat")

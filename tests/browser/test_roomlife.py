@@ -3,6 +3,7 @@ seat link from the host, no move before both seats are taken, resign and abort."
 
 from __future__ import annotations
 
+import random
 import re
 import sqlite3
 import time
@@ -158,3 +159,65 @@ def test_a_room_nobody_joined_is_removed_after_its_lifetime(
     finally:
         host.close()
         quick.stop()
+
+
+@pytest.fixture
+def quick_absence(tmp_path: Path) -> Iterator[AppServer]:
+    """A server where a player with no open page for 2 s counts as gone (heartbeat each 1 s)."""
+    running = AppServer(
+        tmp_path,
+        env={"ROOMS_PER_MINUTE": "0", "ABSENT_AFTER": "2", "PRESENCE_TIMEOUT": "3"},
+    )
+    running.start()
+    yield running
+    running.stop()
+
+
+def test_an_absent_opponent_the_computer_stands_in_the_owner_takes_over_then_a_claim(
+    quick_absence: AppServer, people: tuple[Table, Table, Table]
+) -> None:
+    host, guest, spectator = people
+    room = start_room(quick_absence.url, host, guest, spectator)
+    guest_link = guest.link("#seat-link")
+    host.open_building("hardware_store")
+    host.confirm()
+    everyone_sees(1, host, guest, spectator)
+
+    # The guest (to move) closes the page; after 2 s the host is offered what to do.
+    guest.page.goto("about:blank")
+    expect(host.page.locator("#standin-button")).to_be_visible()
+    expect(spectator.page.locator("#standin-button")).to_have_count(0)  # only the player
+    host.shot("roomlife-opponent-gone")
+    host.page.locator("#standin-button").click()
+    expect(spectator.page.locator("#standin-note")).to_have_text(
+        "The computer plays for Player 2 while they are away."
+    )
+    host.wait_version(2)  # the computer played Player 2's turn
+    expect(host.page.locator("#turn-banner")).to_have_text("Your turn")
+    assert room_state(quick_absence.url, room, host.token()).turn == 2
+
+    # The guest comes back and takes over.
+    guest.open(guest_link)
+    expect(guest.page.locator("#standin-note")).to_have_text(
+        "The computer is playing for you while you were away."
+    )
+    guest.page.locator("#take-over-button").click()
+    expect(spectator.page.locator("#board .log-event").first).to_have_text(
+        "Player 2 is back and plays again."
+    )
+    expect(spectator.page.locator("#standin-note")).to_have_count(0)
+
+    # The host moves; the guest leaves again on their turn; the host claims the game.
+    host.play_any(random.Random(1))
+    everyone_sees(3, host, guest, spectator)
+    guest.page.goto("about:blank")
+    host.page.locator("#claim-button").click()
+    host.page.locator("#claim-confirm").click()
+    expect(host.page.locator("#game-over-title")).to_have_text("You win!")
+    expect(host.page.locator("#game-over-reason")).to_have_text(
+        "The game was claimed: the opponent left."
+    )
+    expect(spectator.page.locator("#game-over-title")).to_have_text("Player 1 wins!")
+    expect(spectator.page.locator("#board .log-event").first).to_have_text(
+        "Player 1 claimed the game: the opponent left."
+    )

@@ -7,8 +7,10 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from server_support import bearer, new_room
@@ -18,6 +20,7 @@ from sqlalchemy.orm import Session
 from app.main import create_app
 from app.models import Room
 from app.settings import Settings
+from bench.appserver import AppServer
 
 ABSENT_AFTER = 0.5
 WAIT_S = 60.0
@@ -158,3 +161,53 @@ def test_the_table_offers_the_present_player_what_to_do(quick: TestClient) -> No
     answer = quick.post(f"/rooms/{room_id}/standin", headers={"Accept-Language": "pt-BR"})
     assert answer.status_code == 200
     assert "O computador joga pelo seu adversário" in answer.text
+
+
+@pytest.fixture
+def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
+    env = {"ROOMS_PER_MINUTE": "0", "ABSENT_AFTER": str(ABSENT_AFTER)}
+    servers = [AppServer(tmp_path, database_url=database_url, env=env) for _ in range(2)]
+    for server in servers:
+        server.start()
+    yield servers
+    for server in servers:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_two_processes_agree_on_the_stand_in(
+    two_servers: list[AppServer], is_postgres: bool
+) -> None:
+    if not is_postgres:
+        pytest.skip("several processes share live rooms on PostgreSQL only")
+    first, second = two_servers
+    with httpx.Client(timeout=10) as http:
+        created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()
+        room_id, host = created["room"], created["token"]
+        invite = created["invite_link"].rsplit("/", 1)[1]
+        guest = http.post(f"{second.url}/api/invites/{invite}").json()["token"]
+        legal = http.get(f"{first.url}/api/rooms/{room_id}/legal", headers=bearer(host)).json()
+        move = next(m for m in legal["moves"] if m["type"] != "sell")
+        body = {"move": move, "version": 0, "client_move_id": uuid.uuid4().hex}
+        moved = http.post(f"{first.url}/api/rooms/{room_id}/moves", json=body, headers=bearer(host))
+        assert moved.status_code == 200
+        time.sleep(ABSENT_AFTER + 0.3)
+        answer = http.post(f"{second.url}/api/rooms/{room_id}/standin", headers=bearer(host))
+        assert answer.status_code == 200, answer.text
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            seen = [
+                http.get(f"{s.url}/api/rooms/{room_id}", headers=bearer(guest)).json()
+                for s in (first, second)
+            ]
+            if all(b["summary"]["to_move"] == 0 for b in seen):
+                break
+            assert time.monotonic() < deadline, "the stand-in did not move"
+            time.sleep(0.1)
+        log = http.get(f"{first.url}/api/rooms/{room_id}/moves", headers=bearer(host)).json()
+        assert [m["seat"] for m in log["moves"]][:2] == [0, 1]
+        assert seen[0]["version"] == seen[1]["version"]
+        back = http.post(f"{first.url}/api/rooms/{room_id}/take-over", headers=bearer(guest))
+        assert back.status_code == 200
+        kinds = http.get(f"{second.url}/api/rooms/{room_id}/events", headers=bearer(host)).json()
+        assert [e["kind"] for e in kinds["events"]] == ["standin_started", "standin_ended"]

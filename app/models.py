@@ -55,6 +55,8 @@ class Room(Base):
     ending_seat: Mapped[int | None] = mapped_column(Integer, default=None)
     #: The seat the computer plays for an absent player until they take over again.
     standin_seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: The seat whose takeback request waits for the opponent's answer (app/services/takeback.py).
+    takeback_seat: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class Seat(Base):

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 import engine
 from app.links import invite_link, seat_link, spectator_link
 from app.models import Connection, Link, Move, RematchOffer, Room, RoomEvent, Seat, ServerProcess
-from app.positions import position
+from app.positions import effective_of, position
 from app.roomview import (
     Ending,
     LogEntry,
@@ -211,10 +211,12 @@ def event_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
 
 
 def canonical_log(session: Session, room_id: str) -> list[str]:
-    """The room's moves in their canonical text, oldest first (in the caller's transaction)."""
-    return list(
-        session.scalars(select(Move.move).where(Move.room_id == room_id).order_by(Move.seq))
-    )
+    """The room's moves in force in their canonical text, oldest first: the log without the
+    moves taken back and the takebacks (in the caller's transaction)."""
+    rows = session.execute(
+        select(Move.seq, Move.seat, Move.move).where(Move.room_id == room_id).order_by(Move.seq)
+    ).all()
+    return [text for _, _, text in effective_of((seq, seat, m) for seq, seat, m in rows)]
 
 
 def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
@@ -330,6 +332,7 @@ def _facts(
         seats_held=(0 in held, 1 in held),
         start_moves=room.start_moves,
         absent=absent_seats(session, room.id, online, absent_after=absent_after),
+        takeback_seat=room.takeback_seat,
     )
 
 
@@ -376,6 +379,7 @@ def room_view(
         seats_held=facts.seats_held,
         start_moves=facts.start_moves,
         absent=facts.absent,
+        takeback_seat=facts.takeback_seat,
     )
 
 

@@ -247,6 +247,11 @@ REFUSALS: dict[str, Refusal] = {
         409, N_("The computer is playing for this seat: its player must take over first.")
     ),
     "no_standin": Refusal(409, N_("The computer is not playing for you.")),
+    "takeback_pending": Refusal(409, N_("A takeback request is already waiting for an answer.")),
+    "nothing_to_take_back": Refusal(
+        409, N_("There is nothing to take back: your opponent acted after your last action.")
+    ),
+    "no_takeback": Refusal(409, N_("There is no takeback request for you to answer.")),
     "cannot_abort": Refusal(
         409, N_("The game can only be aborted before anyone has taken an action.")
     ),
@@ -291,6 +296,9 @@ SERVICE: tuple[str, ...] = (
     "not_absent",
     "standin_playing",
     "no_standin",
+    "takeback_pending",
+    "nothing_to_take_back",
+    "no_takeback",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` ``{"max_length": int}``, the others none."""

@@ -117,6 +117,8 @@ class RoomView:
     start_moves: int = 0
     #: Which seats' players have had no open page for the room's absence time (ABSENT_AFTER).
     absent: tuple[bool, bool] = (False, False)
+    #: The seat whose takeback request waits for the opponent's answer.
+    takeback_seat: int | None = None
 
     @property
     def started(self) -> bool:
@@ -154,3 +156,4 @@ class RoomFacts:
     seats_held: tuple[bool, bool] = (False, False)
     start_moves: int = 0
     absent: tuple[bool, bool] = (False, False)
+    takeback_seat: int | None = None

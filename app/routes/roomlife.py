@@ -16,6 +16,7 @@ from app.deps import (
     BaseUrlDep,
     HubDep,
     LangDep,
+    PageError,
     PageViewerDep,
     RoomReaderDep,
     SessionDep,
@@ -23,7 +24,7 @@ from app.deps import (
     TranslatorDep,
 )
 from app.refusals import sentence, status
-from app.services import ending, seats, standin
+from app.services import ending, seats, standin, takeback
 from app.services.errors import ServiceError
 from app.ui.board import render_board
 from app.ui.templates import templates_for
@@ -202,4 +203,66 @@ def post_claim(
             publisher=hub,
         ),
         lines=lambda _: [t.gettext("The game was claimed: the opponent left.")],
+    )
+
+
+@router.post("/rooms/{room_id}/takeback", response_class=HTMLResponse)
+def post_takeback(
+    request: Request,
+    viewer: PageViewerDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """Ask to take back one's own actions since the opponent last acted."""
+
+    def said(accepted: object) -> list[str]:
+        if accepted is True:
+            return [t.gettext("The computer agreed: your actions were taken back.")]
+        if accepted is False:
+            return [t.gettext("The computer declined the takeback.")]
+        return [
+            t.gettext(
+                "You asked to take back your last actions. Waiting for your opponent's answer…"
+            )
+        ]
+
+    return _answer(
+        request,
+        read_view,
+        lang,
+        title=t.gettext("Takeback"),
+        act=lambda: takeback.ask_takeback(session, viewer=viewer, publisher=hub),
+        lines=said,
+    )
+
+
+@router.post("/rooms/{room_id}/takeback/{answer}", response_class=HTMLResponse)
+def post_takeback_answer(
+    request: Request,
+    answer: str,
+    viewer: PageViewerDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """Accept or decline the opponent's takeback request (`answer`: "accept" or "decline")."""
+    if answer not in ("accept", "decline"):
+        raise PageError(404, t.gettext("There is no such page."))
+    accept = answer == "accept"
+    return _answer(
+        request,
+        read_view,
+        lang,
+        title=t.gettext("Takeback"),
+        act=lambda: takeback.answer_takeback(session, viewer=viewer, accept=accept, publisher=hub),
+        lines=lambda _: [
+            t.gettext("You accepted the takeback.")
+            if accept
+            else t.gettext("You declined the takeback.")
+        ],
     )

@@ -1,5 +1,6 @@
 """The JSON API of the room's life: resign, abort, the host's new seat link for the other
-seat, the computer standing in for a player who left, taking over again, and claiming the game (documented with the rest of the API at /docs and in docs/server.md).
+seat, the computer standing in for a player who left, taking over again, claiming the game,
+and takebacks by agreement (documented with the rest of the API at /docs and in docs/server.md).
 
 Each takes a seat token (`Authorization: Bearer <token>`); a refusal is answered as every
 refusal of the API is (`app.refusals.problem`).
@@ -7,15 +8,17 @@ refusal of the API is (`app.refusals.problem`).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app import queries
 from app.deps import BaseUrlDep, HubDep, SessionDep, SettingsDep, TokenSeatDep, TokenViewerDep
 from app.refusals import problem
 from app.routes.api import Problem, RoomId
-from app.services import ending, seats, standin
+from app.services import ending, seats, standin, takeback
 from app.services.errors import ServiceError
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -176,3 +179,54 @@ def post_claim(
         return problem(refused)
     assert viewer.seat is not None
     return EndedOut(ending="claimed", seat=viewer.seat)
+
+
+class TakebackOut(BaseModel):
+    status: Literal["asked", "accepted", "declined"] = Field(
+        description='"asked": waiting for the opponent; against the computer its answer at once'
+    )
+
+
+class TakebackAnswerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    accept: StrictBool = Field(description="true: take the actions back; false: decline")
+
+
+@router.post(
+    "/rooms/{room_id}/takeback",
+    response_model=TakebackOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_takeback(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
+) -> TakebackOut | JSONResponse:
+    """Ask to take back your own actions since the opponent last acted (409
+    "takeback_pending" while a request is open, "nothing_to_take_back" when the opponent acted
+    last). Against the computer the answer comes at once."""
+    try:
+        accepted = takeback.ask_takeback(session, viewer=viewer, publisher=hub)
+    except ServiceError as refused:
+        return problem(refused)
+    if accepted is None:
+        return TakebackOut(status="asked")
+    return TakebackOut(status="accepted" if accepted else "declined")
+
+
+@router.post(
+    "/rooms/{room_id}/takeback/answer",
+    response_model=TakebackOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_takeback_answer(
+    room_id: RoomId,
+    body: TakebackAnswerIn,
+    viewer: TokenSeatDep,
+    session: SessionDep,
+    hub: HubDep,
+) -> TakebackOut | JSONResponse:
+    """Accept or decline the opponent's open takeback request (409 "no_takeback")."""
+    try:
+        takeback.answer_takeback(session, viewer=viewer, accept=body.accept, publisher=hub)
+    except ServiceError as refused:
+        return problem(refused)
+    return TakebackOut(status="accepted" if body.accept else "declined")

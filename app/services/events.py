@@ -1,5 +1,6 @@
 """The room's log of happenings that are not moves: a seat link reissued, a resignation, an
-abort, a game claimed, the computer standing in for an absent player and handing back.
+abort, a game claimed, the computer standing in for an absent player and handing back, a
+takeback asked for and declined (an accepted one is a row of the move log itself).
 
 Each is a `RoomEvent` row, only ever inserted, written inside the transaction of the write
 it records (under the room lock), logged after the first `at_version` moves of the room.
@@ -20,6 +21,8 @@ KINDS = (
     "claimed",
     "standin_started",
     "standin_ended",
+    "takeback_asked",
+    "takeback_declined",
 )
 
 

@@ -121,19 +121,26 @@ def submit_move(
         )
         new_version = room.version + 1
         room.version = new_version
+        lapsed = room.takeback_seat is not None  # a move lets an open takeback request lapse
+        room.takeback_seat = None
         room.snapshot = engine.summary_json(new_state)
         room.finished = engine.is_finished(new_state)
         room.updated_at = stamp
         queue_notify(session, room_id, new_version, (seat, engine.canonical(parsed)))
+        if lapsed:
+            queue_notify(session, room_id, None)
         try:
             session.commit()
         except IntegrityError:
             session.rollback()
             raise StaleVersion(room_id, version + 1) from None
     entry = log_entry(version, seat, parsed, events)
-    positions.put(room_id, Position(new_version, new_state, (*before.log, entry)))
+    played = (*before.played, (version, seat, engine.canonical(parsed)))
+    positions.put(room_id, Position(new_version, new_state, (*before.log, entry), played))
     if publisher is not None:
         publisher.room_changed(room_id, new_version)
+        if lapsed:
+            publisher.room_changed(room_id, None)
     return MoveResult(room_id=room_id, version=new_version, summary=engine.summary(new_state))
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.analyses import AnalysisState
+from app.positions import TAKEBACK
 from app.queries import RoomOrigin
 from app.roomview import RoomView
 from app.ui.board import board_context
@@ -57,11 +58,19 @@ class TurningPoint:
 
 
 def positions_of(view: RoomView) -> list[GameState]:
-    """The start and the position after each move of the room's log (the engine's replay)."""
+    """The start and the position after each entry of the room's log (the engine's replay; a
+    takeback goes back to the position before the moves it takes back)."""
     state = new_game(view.state.catalog)
     states = [state]
+    before: list[int] = []  # for each move in force, the index of the position it was made on
     for entry in view.log:
-        state = apply(state, entry.move)
+        if entry.move.get("type") == TAKEBACK:
+            count = int(entry.move["count"])
+            state = states[before[len(before) - count]]
+            del before[len(before) - count :]
+        else:
+            before.append(len(states) - 1)
+            state = apply(state, entry.move)
         states.append(state)
     return states
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from app.positions import TAKEBACK, effective_of, own_moves_to_take_back, takeback_text
 from app.roomview import Ending, RoomEventEntry, RoomView
 from app.services.ending import may_abort
 
@@ -35,6 +36,11 @@ class RoomLife:
     #: The seat the computer plays for while its player is away, and whether it is the viewer's.
     standin_seat: int | None = None
     standin_for_viewer: bool = False
+    #: How many of their own moves the viewer may ask to take back (0: none, or not now).
+    can_take_back: int = 0
+    #: The seat whose takeback request is open, and how many moves it would take back.
+    takeback_seat: int | None = None
+    takeback_count: int = 0
 
 
 def not_started_text(words: Words) -> str:
@@ -57,6 +63,10 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
         and view.absent[1 - seat]
     )
     standin = None if view.over else view.standin_seat
+    asker = None if view.over else view.takeback_seat
+    own = 0
+    if playing and seat is not None and view.started and asker is None:
+        own = takeback_counts(view, seat)
     life = RoomLife(
         not_started=not view.started and not view.over,
         can_resign=playing and view.started,
@@ -65,8 +75,24 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
         opponent_gone=bool(gone),
         standin_seat=standin,
         standin_for_viewer=standin is not None and standin == seat,
+        can_take_back=own,
+        takeback_seat=asker,
+        takeback_count=0 if asker is None else takeback_counts(view, asker),
     )
     return {"life": life}
+
+
+def takeback_counts(view: RoomView, seat: int) -> int:
+    """How many of `seat`'s own moves in force came since the opponent last acted."""
+    rows = (
+        (
+            e.seq,
+            e.seat,
+            takeback_text(int(e.move["count"])) if e.move.get("type") == TAKEBACK else "",
+        )
+        for e in view.log
+    )
+    return own_moves_to_take_back(effective_of(rows), seat, view.start_moves)
 
 
 def event_line(words: Words, event: RoomEventEntry) -> str:
@@ -88,6 +114,10 @@ def event_line(words: Words, event: RoomEventEntry) -> str:
         return t.gettext("The computer plays for %(player)s while they are away.", player=player)
     if event.kind == "standin_ended":
         return t.gettext("%(player)s is back and plays again.", player=player)
+    if event.kind == "takeback_asked":
+        return t.gettext("%(player)s asked to take back their last actions.", player=player)
+    if event.kind == "takeback_declined":
+        return t.gettext("%(player)s declined the takeback.", player=player)
     return event.kind
 
 

@@ -1,4 +1,4 @@
-"""rooms: the host's seat, how a game ended early, the computer standing in; seats: when
+"""rooms: the host's seat, how a game ended early, the computer standing in, a takeback asked for; seats: when
 their player was last seen; room events
 
 Revision ID: 0004_roomlife
@@ -23,6 +23,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("ending", sa.String(length=16), nullable=True))
         batch_op.add_column(sa.Column("ending_seat", sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column("standin_seat", sa.Integer(), nullable=True))
+        batch_op.add_column(sa.Column("takeback_seat", sa.Integer(), nullable=True))
     with op.batch_alter_table("seats", schema=None) as batch_op:
         batch_op.add_column(sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=True))
     op.create_table(
@@ -43,6 +44,7 @@ def downgrade() -> None:
     with op.batch_alter_table("seats", schema=None) as batch_op:
         batch_op.drop_column("last_seen_at")
     with op.batch_alter_table("rooms", schema=None) as batch_op:
+        batch_op.drop_column("takeback_seat")
         batch_op.drop_column("standin_seat")
         batch_op.drop_column("ending_seat")
         batch_op.drop_column("ending")

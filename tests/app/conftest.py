@@ -25,6 +25,7 @@ import engine
 from app.main import create_app
 from app.migrate import upgrade
 from app.models import Move, Room
+from app.positions import effective_of
 from app.settings import Settings
 
 IN_CI = os.environ.get("CI") == "true"
@@ -85,11 +86,15 @@ def check_snapshots(db: Engine) -> None:
     with db.connect() as connection:
         rooms = connection.execute(select(Room.id, Room.version, Room.snapshot)).all()
         for room_id, version, snapshot in rooms:
-            moves = connection.scalars(
-                select(Move.move).where(Move.room_id == room_id).order_by(Move.seq)
+            rows = connection.execute(
+                select(Move.seq, Move.seat, Move.move)
+                .where(Move.room_id == room_id)
+                .order_by(Move.seq)
             ).all()
-            assert len(moves) == version, room_id
-            state = engine.replay([json.loads(m) for m in moves])
+            assert len(rows) == version, room_id
+            # a takeback row undoes the last moves in force (app.positions)
+            played = effective_of((seq, seat, m) for seq, seat, m in rows)
+            state = engine.replay([json.loads(m) for _, _, m in played])
             assert engine.summary(state) == json.loads(snapshot), room_id
 
 

@@ -3,6 +3,7 @@ seat link from the host, no move before both seats are taken, resign and abort."
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sqlite3
@@ -10,9 +11,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+import engine
+from app.positions import effective_of
 from bench.appserver import AppServer
 
 from .conftest import Server
@@ -221,3 +225,54 @@ def test_an_absent_opponent_the_computer_stands_in_the_owner_takes_over_then_a_c
     expect(spectator.page.locator("#board .log-event").first).to_have_text(
         "Player 1 claimed the game: the opponent left."
     )
+
+
+def replayed(base_url: str, room_id: str, token: str) -> engine.GameState:
+    """The position the stored log gives: its moves, with the takebacks applied."""
+    response = httpx.get(
+        f"{base_url}/api/rooms/{room_id}/moves", headers={"Authorization": f"Bearer {token}"}
+    )
+    response.raise_for_status()
+    rows = [
+        (m["seq"], m["seat"], json.dumps(m["move"], sort_keys=True, separators=(",", ":")))
+        for m in response.json()["moves"]
+    ]
+    return engine.replay([json.loads(text) for _, _, text in effective_of(rows)])
+
+
+def test_a_takeback_declined_then_accepted(
+    server: Server, people: tuple[Table, Table, Table]
+) -> None:
+    host, guest, spectator = people
+    room = start_room(server.url, host, guest, spectator)
+    host.open_building("hardware_store")
+    host.confirm()
+    everyone_sees(1, host, guest, spectator)
+
+    host.page.locator("#takeback-button").click()
+    expect(guest.page.locator("#takeback-request")).to_have_text(
+        "Player 1 asks to take back their last action."
+    )
+    expect(spectator.page.locator("#takeback-request")).to_be_visible()
+    expect(spectator.page.locator("#takeback-accept")).to_have_count(0)
+    guest.shot("roomlife-takeback-asked")
+    guest.page.locator("#takeback-decline").click()
+    expect(spectator.page.locator("#board .log-event").first).to_have_text(
+        "Player 2 declined the takeback."
+    )
+    expect(host.page.locator("#takeback-request")).to_have_count(0)
+    assert host.version == 1
+
+    host.page.locator("#takeback-button").click()
+    guest.page.locator("#takeback-accept").click()
+    for table in (host, guest, spectator):
+        table.wait_version(2)
+        expect(table.page.locator(".mat.seat-0 [data-building='hardware_store']")).to_have_count(0)
+    expect(host.page.locator("#turn-banner")).to_have_text("Your turn")
+    expect(spectator.page.locator("#board .log-entry").first).to_contain_text(
+        "Player 1 took back their last action (the opponent agreed)"
+    )
+    state = replayed(server.url, room, host.token())
+    assert state == engine.new_game()
+    for seat, score in enumerate(engine.scores(state)):
+        expect(spectator.page.locator(f".score-value[data-seat='{seat}']")).to_have_text(str(score))

@@ -34,11 +34,23 @@ from app.lanes import games_ahead
 from app.limits import AbuseLimits
 from app.realtime import run_periodically
 from app.refusals import problem
-from app.routes import api, apidocs, health, links, pages, review, roomlife, roomlife_api, ws
+from app.routes import (
+    api,
+    apidocs,
+    chat,
+    health,
+    links,
+    pages,
+    review,
+    roomlife,
+    roomlife_api,
+    ws,
+)
 from app.services import lifetime, presence
 from app.services.errors import ServiceError
 from app.settings import Settings
 from app.ui.board import BoardPainter, render_board
+from app.ui.chat import ChatPainter
 from app.ui.templates import environment_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             absent_after=settings.absent_after,
         )
         hub = ComputerHub(asyncio.get_running_loop(), painter)
+        hub.make_chats = ChatPainter(sessions)
         process_id = secrets.token_hex(8)
         app.state.settings = settings
         app.state.sessionmaker = sessions
@@ -159,6 +172,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(apidocs.router)
     app.include_router(api.router)
     app.include_router(roomlife_api.router)
+    app.include_router(chat.api_router)
+    app.include_router(chat.router)
     app.include_router(links.router)
     app.include_router(ws.router)
     app.include_router(pages.router)

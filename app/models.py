@@ -173,3 +173,37 @@ class Connection(Base):
     )
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int | None] = mapped_column(Integer, default=None)
+
+
+class ChatMessage(Base):
+    """One message of a room's chat: the players' (`channel` "players") or the spectators'.
+
+    Rows are only ever inserted. `seat` is the player's seat; a spectator's message has none and
+    is signed with `author`, a short tag that tells one spectator from another (app.services.chat).
+    """
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    author: Mapped[str] = mapped_column(String(16), default="")
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatSettings(Base):
+    """A room's chat settings, once the host changed them or a spectator first wrote.
+
+    `spectators_read`: spectators may read the players' chat (the default; never write in it).
+    `salt`: the room's secret for the spectators' tags, so a tag never tells an address.
+    """
+
+    __tablename__ = "chat_settings"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    spectators_read: Mapped[bool] = mapped_column(default=True)
+    salt: Mapped[str] = mapped_column(String(32))

@@ -7,8 +7,9 @@ delivers it only once the commit succeeded) and every process LISTENs (`app.real
 The payload is "R V seat move" after a move (the canonical move rides along, so the other
 processes can advance their cached position without reading the log), "R V" when the move is
 too long for a payload, "R *" when something other than the move log changed: a seat
-claimed, presence, a rematch, and "R seats" when a seat's token changed (a seat link was
-reissued): every process then forgets the seat tokens it remembers for the room.
+claimed, presence, a rematch; "R chat" when the room's chat changed (a message, a setting), and
+"R seats" when a seat's token changed (a seat link was reissued): every process then forgets
+the seat tokens it remembers for the room.
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ class Publisher(Protocol):
     def room_changed(self, room_id: str, version: int | None) -> None: ...
 
 
+class ChatPublisher(Protocol):
+    """Told after a commit that a room's chat changed."""
+
+    def chat_changed(self, room_id: str) -> None: ...
+
+
 @dataclass(frozen=True)
 class Notification:
     """One decoded payload: the room, its version (None: not the move log) and, when it tells of
@@ -43,6 +50,12 @@ class Notification:
     move: tuple[int, str] | None = None
     #: A seat's token changed: the tokens remembered for the room are no longer to be trusted.
     seats_changed: bool = False
+    #: The room's chat changed (not its board).
+    chat: bool = False
+
+
+#: The payload's second word when a room's chat changed.
+CHAT = "chat"
 
 
 def encode(room_id: str, version: int | None, move: tuple[int, str] | None = None) -> str:
@@ -59,6 +72,8 @@ def decode(payload: str) -> Notification:
     version, _, made = rest.partition(" ")
     if version == SEATS_CHANGED:
         return Notification(room_id, None, seats_changed=True)
+    if version == CHAT:
+        return Notification(room_id, None, chat=True)
     if not version.isdigit():
         return Notification(room_id, None)
     seat, _, move = made.partition(" ")
@@ -86,4 +101,13 @@ def queue_notify(
         session.execute(
             text("SELECT pg_notify(:channel, :payload)"),
             {"channel": CHANNEL, "payload": payload},
+        )
+
+
+def queue_chat_notify(session: Session, room_id: str) -> None:
+    """Queue the cross-process notification that the room's chat changed ("R chat")."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": f"{room_id} {CHAT}"},
         )

@@ -13,6 +13,10 @@ several processes may serve one room: a write queues a `NOTIFY` inside its trans
 (PostgreSQL delivers it only after the commit; the message format is `app.notify`) and every
 process runs `Hub.listen_postgres`, which wakes the local feed of that room.
 
+A room's chat travels the same way beside its boards: "the chat of room R changed" wakes the
+room's chat feed, which reads the chat once and draws it once per `ChatGroup` (app.chatview);
+a socket holds only the newest chat it has not sent, as it does its board.
+
 Each socket holds only the newest board it has not sent yet: a slow client skips the boards it
 had no time for, and one whose sends stay stuck for `SEND_TIMEOUT` is closed (`app.routes.ws`).
 It resynchronises when it reconnects, because a (re)connect always starts with the full board.
@@ -30,6 +34,7 @@ from sqlalchemy import make_url
 from starlette.websockets import WebSocket
 
 from app import notify
+from app.chatview import ChatGroup
 from app.positions import remember_move
 from app.roomview import RoomFacts, Viewer
 from app.services.seats import forget_seat_tokens
@@ -64,6 +69,11 @@ BoardMaker = Callable[
 ]
 
 
+#: Draws a room's chat (blocking; runs in a worker thread) for the groups watching: the HTML
+#: per group (none when the room's chat is still empty).
+ChatMaker = Callable[[str, frozenset[ChatGroup]], Mapping[ChatGroup, str]]
+
+
 class RoomSocket:
     """One open page's socket, as the hub sees it."""
 
@@ -71,7 +81,9 @@ class RoomSocket:
         self.websocket = websocket
         self.viewer = viewer
         self.group = BoardGroup.of(viewer, lang, base_url)
+        self.chat_group = ChatGroup.of(viewer, lang)
         self._board: str | None = None
+        self._chat: str | None = None
         self._board_ready = asyncio.Event()
         #: Board updates and replies must not interleave on the wire.
         self.send_lock = asyncio.Lock()
@@ -89,6 +101,22 @@ class RoomSocket:
         html, self._board = self._board, None
         return html
 
+    def offer_chat(self, html: str) -> None:
+        """Make `html` the next chat to send (replacing one not sent yet)."""
+        self._chat = html
+        self._board_ready.set()
+
+    async def next_frame(self) -> str:
+        """Wait for a board or a chat to send (the board first); only the newest of each."""
+        while self._board is None and self._chat is None:
+            self._board_ready.clear()
+            await self._board_ready.wait()
+        if self._board is not None:
+            html, self._board = self._board, None
+        else:
+            html, self._chat = self._chat or "", None
+        return html
+
 
 class _Feed:
     """The sockets of one room in this process and what is known of the room."""
@@ -100,14 +128,22 @@ class _Feed:
         self.facts_stale = True
         self.changed = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.chat_changed = asyncio.Event()
+        self.chat_task: asyncio.Task[None] | None = None
 
 
 class Hub:
     """Publish/subscribe for the rooms served by this process."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, make_boards: BoardMaker) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        make_boards: BoardMaker,
+        make_chats: ChatMaker | None = None,
+    ) -> None:
         self._loop = loop
         self._make_boards = make_boards
+        self.make_chats = make_chats
         self._feeds: dict[str, _Feed] = {}
         self.listening = asyncio.Event()
 
@@ -117,6 +153,8 @@ class Hub:
         if feed is None:
             feed = self._feeds[room_id] = _Feed()
             feed.task = self._loop.create_task(self._run(room_id, feed))
+            if self.make_chats is not None:
+                feed.chat_task = self._loop.create_task(self._run_chat(room_id, feed))
         feed.sockets.add(socket)
 
     def leave(self, room_id: str, socket: RoomSocket) -> None:
@@ -126,8 +164,9 @@ class Hub:
         feed.sockets.discard(socket)
         if not feed.sockets:
             del self._feeds[room_id]
-            if feed.task is not None:
-                feed.task.cancel()
+            for task in (feed.task, feed.chat_task):
+                if task is not None:
+                    task.cancel()
 
     def deliver(self, room_id: str, version: int | None) -> None:
         """Wake the room's feed (runs on the event loop); `None`: something besides the moves.
@@ -156,6 +195,24 @@ class Hub:
         """Wake every local feed (after a gap in the notifications)."""
         for room_id in list(self._feeds):
             self.deliver(room_id, None)
+            self.deliver_chat(room_id)
+
+    def deliver_chat(self, room_id: str) -> None:
+        """Wake the room's chat feed (runs on the event loop)."""
+        feed = self._feeds.get(room_id)
+        if feed is not None:
+            feed.chat_changed.set()
+
+    def chat_changed(self, room_id: str) -> None:
+        """`notify.ChatPublisher`: safe to call from any thread, after the commit."""
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self._loop:
+            self.deliver_chat(room_id)
+        else:
+            self._loop.call_soon_threadsafe(self.deliver_chat, room_id)
 
     def room_changed(self, room_id: str, version: int | None) -> None:
         """`notify.Publisher`: safe to call from any thread, after the commit."""
@@ -196,6 +253,26 @@ class Hub:
                 else:
                     socket.offer(html)
 
+    async def _run_chat(self, room_id: str, feed: _Feed) -> None:
+        """Draw and hand out the room's chat after every change, for as long as it is watched."""
+        assert self.make_chats is not None
+        while True:
+            await feed.chat_changed.wait()
+            feed.chat_changed.clear()
+            groups = frozenset(socket.chat_group for socket in feed.sockets)
+            try:
+                chats = await asyncio.to_thread(self.make_chats, room_id, groups)
+            except Exception:
+                log.exception("drawing the chat of room %s failed; trying again", room_id)
+                feed.chat_changed.set()
+                await asyncio.sleep(RETRY_DELAY)
+                continue
+            for socket in feed.sockets:
+                if socket.chat_group not in groups:  # joined while the chat was drawn
+                    feed.chat_changed.set()
+                elif socket.chat_group in chats:
+                    socket.offer_chat(chats[socket.chat_group])
+
     async def listen_postgres(self, database_url: str, *, retry_delay: float = 1.0) -> None:
         """Deliver the rooms' NOTIFY messages for ever, reconnecting when the link breaks."""
         conninfo = make_url(database_url).set(drivername="postgresql").render_as_string(False)
@@ -220,6 +297,9 @@ class Hub:
         note = notify.decode(payload)
         if note.seats_changed:
             forget_seat_tokens(note.room_id)
+        if note.chat:
+            self.deliver_chat(note.room_id)
+            return
         if note.room_id in self._feeds and note.version is not None and note.move is not None:
             try:
                 remember_move(note.room_id, note.version, *note.move)

@@ -263,6 +263,36 @@ REFUSALS: dict[str, Refusal] = {
             p["max_length"],
         ),
     ),
+    # --- the chat (app.services.chat) -----------------------------------------------------------
+    "unknown_chat": Refusal(
+        422, N_("There is no such chat: write in the players' or the spectators' chat.")
+    ),
+    "chat_not_yours": Refusal(
+        403,
+        N_(
+            "You cannot write here: the players' chat is for the two players, the spectators' "
+            "chat for the spectators."
+        ),
+    ),
+    "chat_empty": Refusal(422, N_("The message is empty: write something first.")),
+    "chat_too_long": Refusal(
+        422,
+        lambda t, v, p: t.ngettext(
+            "A message has at most %(num)s character.",
+            "A message has at most %(num)s characters.",
+            p["max_length"],
+        ),
+    ),
+    "chat_too_fast": Refusal(
+        429,
+        N_(
+            "Too many messages: at most %(limit)s in %(seconds)s seconds. Wait a moment, then "
+            "send it again."
+        ),
+    ),
+    "chat_host_only": Refusal(
+        403, N_("Only the host, the player who opened the room, can change this.")
+    ),
     # --- game records (engine.record.RecordError; the line comes apart: record_sentence) ----------
     "too_large": Refusal(422, N_("The record is too large.")),
     "syntax": Refusal(422, N_("This line is neither JSON nor the record notation.")),
@@ -299,9 +329,16 @@ SERVICE: tuple[str, ...] = (
     "takeback_pending",
     "nothing_to_take_back",
     "no_takeback",
+    "unknown_chat",
+    "chat_not_yours",
+    "chat_empty",
+    "chat_too_long",
+    "chat_too_fast",
+    "chat_host_only",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
-``{"current_version": int}``, ``bad_client_move_id`` ``{"max_length": int}``, the others none."""
+``{"current_version": int}``, ``bad_client_move_id`` and ``chat_too_long`` ``{"max_length": int}``,
+``chat_too_fast`` ``{"limit": int, "seconds": int, "retry_after": int}``, the others none."""
 
 
 def status(code: str) -> int:

@@ -39,6 +39,7 @@ from app.roomview import RoomView
 from app.services import moves, rematch, rooms
 from app.services.errors import ServiceError
 from app.ui.board import board_context, render_board
+from app.ui.chat import chat_page_context
 from app.ui.fields import whole_number
 from app.ui.log import describe_events
 from app.ui.panel import build_panel
@@ -47,6 +48,8 @@ from app.ui.templates import templates_for
 from app.ui.warehouse import start_counters
 from app.ui.wheel import WEDGES
 from app.ui.words import GOODS, words_for
+from app.ui.yourgames import game_rows
+from app.yourgames import room_tokens, your_games
 from engine import default_catalog
 
 router = APIRouter(include_in_schema=False)
@@ -85,8 +88,11 @@ def _local_path(target: str) -> str:
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request, lang: LangDep) -> HTMLResponse:
-    return templates_for(lang).TemplateResponse(request, "home.html", {"error": None})
+def home(request: Request, session: SessionDep, lang: LangDep) -> HTMLResponse:
+    """The start form, and the games this browser holds a seat in (their way back)."""
+    games = your_games(session, tokens=room_tokens(request.cookies))
+    context = {"error": None, "your_games": game_rows(games, lang)}
+    return templates_for(lang).TemplateResponse(request, "home.html", context)
 
 
 @router.post("/language")
@@ -165,10 +171,16 @@ def create_room(
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
-def room_page(request: Request, view: TableViewDep, lang: LangDep) -> HTMLResponse:
-    """The table. The browser needs the room's cookie, which one of the room's links sets.
-    `?kept=seat`: a spectator link was opened in this seated browser (the table says so)."""
+def room_page(
+    request: Request, view: TableViewDep, session: SessionDep, lang: LangDep
+) -> HTMLResponse:
+    """The table and the chat. The browser needs the room's cookie, which one of the room's
+    links sets. `?kept=seat`: a spectator link was opened in this seated browser (the table
+    says so)."""
     context = board_context(view, lang=lang)
+    context.update(
+        chat_page_context(session, room_id=view.room_id, seat=view.viewer_seat, lang=lang)
+    )
     context["kept_seat"] = request.query_params.get("kept") == "seat"
     return templates_for(lang).TemplateResponse(request, "room.html", context)
 

@@ -5,7 +5,10 @@ Origin must be this server's (or an allowed one); otherwise the socket is refuse
 
 Server to client: text frames of HTML from `app.ui.board.render_board` — an htmx fragment whose
 root element has `id="board"`, `data-version="V"` and `hx-swap-oob` — sent on connect and after
-every change of the room (a move, a seat claimed, presence, a rematch).
+every change of the room (a move, a seat claimed, presence, a rematch). Once the room's chat has
+a message, also the viewer's chat (`app.ui.chat.render_chat_update`: out-of-band swaps of the
+chat's message lists), on connect and after every change of the chat; a frame is either a board
+or a chat, never both.
 
 The socket only carries boards: moves are posted over HTTP (the page's form, the JSON API). A
 message from the client changes nothing and gets back
@@ -92,6 +95,7 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
         await run_in_threadpool(opened)
         hub.join(viewer.room_id, socket)
         hub.room_changed(viewer.room_id, None)  # presence changed; this socket's first board
+        hub.chat_changed(viewer.room_id)  # the chat, for a page that missed messages offline
         async with anyio.create_task_group() as group:
 
             async def until_one_ends(part: Callable[[RoomSocket], Awaitable[None]]) -> None:
@@ -110,7 +114,7 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
 async def _send_boards(socket: RoomSocket) -> None:
     """Send each board the hub offers; a client stuck for `SEND_TIMEOUT` is closed."""
     while True:
-        html = await socket.next_board()
+        html = await socket.next_frame()
         try:
             async with socket.send_lock:
                 await asyncio.wait_for(socket.websocket.send_text(html), SEND_TIMEOUT)

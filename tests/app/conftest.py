@@ -30,6 +30,8 @@ from app.settings import Settings
 
 IN_CI = os.environ.get("CI") == "true"
 TABLES = (
+    "chat_messages",
+    "chat_settings",
     "analyses",
     "room_events",
     "connections",

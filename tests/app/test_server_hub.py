@@ -216,6 +216,8 @@ def test_the_api_is_documented_in_openapi(client: TestClient) -> None:
         "/api/rooms/{room_id}/legal",
         "/api/rooms/{room_id}/moves",
         "/api/rooms/{room_id}/rematch",
+        "/api/rooms/{room_id}/chat",
+        "/api/rooms/{room_id}/chat/settings",
     } <= paths
     assert client.get("/docs").status_code == 200
 
@@ -241,7 +243,8 @@ def test_the_listener_comes_back_after_its_connection_is_cut(postgres_url: str) 
             await asyncio.to_thread(
                 sql,
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                f"WHERE query = 'LISTEN {notify.CHANNEL}' AND pid <> pg_backend_pid()",
+                f"WHERE query = 'LISTEN {notify.CHANNEL}' AND pid <> pg_backend_pid() "
+                "AND datname = current_database()",
             )
             await asyncio.wait_for(socket.next_board(), 10)  # the catch-up after reconnecting
             await asyncio.to_thread(sql, f"NOTIFY {notify.CHANNEL}, 'r1 2'")

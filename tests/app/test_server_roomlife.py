@@ -255,3 +255,13 @@ def test_a_reissued_seat_link_stops_working_in_every_process(
         for server in (first, second):
             fresh = http.get(f"{server.url}/api/rooms/{room_id}", headers=bearer(new_token))
             assert fresh.status_code == 200
+
+
+def test_your_games_tell_a_resigned_and_an_aborted_game(client: TestClient) -> None:
+    resigned, aborted = new_room(client), new_room(client)
+    client.post(f"/api/rooms/{resigned['room']}/resign", headers=bearer(resigned["tokens"][0]))
+    client.post(f"/api/rooms/{aborted['room']}/abort", headers=bearer(aborted["tokens"][0]))
+    client.get(f"/s/{resigned['tokens'][1]}")
+    client.get(f"/s/{aborted['tokens'][1]}")
+    home = client.get("/").text
+    assert "You won, 3–3" in home and "Aborted" in home

@@ -1,8 +1,8 @@
-"""rooms: the host's seat, how a game ended early, the computer standing in, a takeback asked for; seats: when
-their player was last seen; room events
+"""rooms: the host's seat, how a game ended early, the computer standing in, a takeback asked
+for; seats: when their player was last seen; room events
 
-Revision ID: 0004_roomlife
-Revises: 0003
+Revision ID: 0005_roomlife
+Revises: 0004_chat
 Create Date: 2026-12-02
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0004_roomlife"
-down_revision: str | None = "0003"
+revision: str = "0005_roomlife"
+down_revision: str | None = "0004_chat"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

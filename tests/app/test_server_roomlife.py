@@ -118,7 +118,9 @@ def test_nobody_moves_before_both_seats_are_taken(client: TestClient) -> None:
     assert "both seats are taken" in refused.json()["detail"]
     table = client.get(f"/s/{host}")
     assert table.text.count("The game has not started") >= 2  # the banner and the controls
-    assert "Your turn" not in table.text
+    banner = re.search(r'id="turn-banner"[^>]*>([^<]*)<', table.text)
+    assert banner is not None and banner.group(1).startswith("The game has not started")
+    assert 'data-acting="false"' in table.text
     form = client.post(
         f"/rooms/{room_id}/moves",
         data={"move": '{"type": "pass"}', "version": "0", "client_move_id": "x1"},

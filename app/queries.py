@@ -32,7 +32,7 @@ from app.roomview import (
 from app.security import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.services.errors import RoomNotFound
 from app.services.presence import absent_seats
-from engine.record import GameRecord
+from engine.record import GameRecord, RecordEnding
 
 
 @dataclass(frozen=True)
@@ -235,7 +235,12 @@ def room_record(session: Session, *, room_id: str) -> GameRecord:
         names = ["Player 1", "Player 2"]
         if room.computer is not None and room.computer_seat is not None:
             names[room.computer_seat] = COMPUTER_NAMES[room.computer]
-        return GameRecord.of(canonical_log(session, room_id), seats=(names[0], names[1]))
+        ending = ending_of(room)
+        return GameRecord.of(
+            canonical_log(session, room_id),
+            seats=(names[0], names[1]),
+            ending=None if ending is None else RecordEnding(ending.kind, ending.seat),
+        )
     finally:
         session.rollback()
 

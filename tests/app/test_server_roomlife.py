@@ -267,3 +267,28 @@ def test_your_games_tell_a_resigned_and_an_aborted_game(client: TestClient) -> N
     client.get(f"/s/{aborted['tokens'][1]}")
     home = client.get("/").text
     assert "You won, 3–3" in home and "Aborted" in home
+
+
+def test_a_resigned_games_record_keeps_its_ending_and_imports_as_ended(
+    client: TestClient,
+) -> None:
+    room = new_room(client)
+    play(client, room, 3)
+    client.post(f"/api/rooms/{room['room']}/resign", headers=bearer(room["tokens"][1]))
+    client.get(f"/s/{room['tokens'][0]}")
+    exported = client.get(f"/rooms/{room['room']}/record.json")
+    assert exported.json()["ending"] == {"kind": "resigned", "seat": 1}
+    assert "ending resigned player2" in client.get(f"/rooms/{room['room']}/record.txt").text
+    review = client.get(f"/rooms/{room['room']}/review?at=3").text
+    assert "Player 2 resigned." in review and "Player 1 wins!" in review
+    imported = client.post(
+        "/import",
+        content=f"record={exported.text}\r\n".encode(),
+        headers={"Content-Type": "text/plain"},
+        follow_redirects=False,
+    )
+    assert imported.status_code == 303
+    opened = client.get(imported.headers["location"], follow_redirects=False)
+    room_id = opened.headers["location"].split("/")[2]
+    page = client.get(f"/rooms/{room_id}/review?at=3").text
+    assert "Player 2 resigned." in page

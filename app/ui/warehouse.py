@@ -136,7 +136,7 @@ def mat(view: RoomView, seat: int, actionable: set[str], words: Words) -> Mat:
         ),
         online=view.online[seat],
         claimed=view.seats_claimed[seat],
-        to_move=state.to_move == seat,
+        to_move=state.to_move == seat and view.ending is None,
         counters=goods,
         tiles=tiles,
         locked=tuple(owned(b, None, (0.0, 0.0)) for b in locked),

@@ -17,6 +17,7 @@ from server_support import bearer, new_room
 
 import engine
 from app.db import make_engine, make_sessionmaker
+from app.positions import effective_of, own_moves_to_take_back, takeback_text
 from app.roomview import Viewer
 from app.services import moves, rooms, takeback
 from bench.appserver import AppServer
@@ -212,3 +213,12 @@ def test_two_processes_agree_on_a_takeback(two_servers: list[AppServer], is_post
             assert body["version"] == 2
             assert body["summary"] == engine.summary(engine.new_game())
         assert act(http, room, 0, second.url).status_code == 200  # type: ignore[arg-type]
+
+
+def test_a_takeback_counts_ones_own_moves_sells_included() -> None:
+    played = [(0, 0, "build"), (1, 1, "sell"), (2, 1, "sell"), (3, 1, "build")]
+    assert own_moves_to_take_back(played, 1, 0) == 3
+    assert own_moves_to_take_back(played, 0, 0) == 0
+    assert own_moves_to_take_back(played, 1, 3) == 1  # a fork's start record stays
+    rows = [*((s, seat, "x") for s, seat, _ in played), (4, 1, takeback_text(2))]
+    assert [seq for seq, _, _ in effective_of(rows)] == [0, 1]

@@ -292,3 +292,21 @@ def test_a_resigned_games_record_keeps_its_ending_and_imports_as_ended(
     room_id = opened.headers["location"].split("/")[2]
     page = client.get(f"/rooms/{room_id}/review?at=3").text
     assert "Player 2 resigned." in page
+
+
+def test_the_room_life_api_is_in_the_openapi_schema(client: TestClient) -> None:
+    paths = set(client.get("/openapi.json").json()["paths"])
+    assert {
+        f"/api/rooms/{{room_id}}/{action}"
+        for action in (
+            "events",
+            "resign",
+            "abort",
+            "seat-link",
+            "standin",
+            "take-over",
+            "claim",
+            "takeback",
+            "takeback/answer",
+        )
+    } <= paths

@@ -116,7 +116,14 @@ def post_seat_link(
     lang: LangDep,
     t: TranslatorDep,
 ) -> HTMLResponse:
-    """The host issues a new seat link for the other seat; the answer shows it (only here)."""
+    """The host issues a new seat link for the other seat; the answer shows it (only here).
+    The other player's open pages are closed (they reconnect, refused with the old link)."""
+
+    def reissue() -> str:
+        link = seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub)
+        hub.seat_tokens_changed(viewer.room_id, None if viewer.seat is None else 1 - viewer.seat)
+        return link
+
     return _answer(
         request,
         read_view,

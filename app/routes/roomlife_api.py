@@ -111,6 +111,7 @@ def post_seat_link(
     except ServiceError as refused:
         return problem(refused)
     assert viewer.seat is not None
+    hub.seat_tokens_changed(room_id, 1 - viewer.seat)
     return NewSeatLinkOut(seat=1 - viewer.seat, seat_link=link)
 
 

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from server_support import bearer, new_room, play, token_of
+from starlette.websockets import WebSocketDisconnect
 
 from bench.appserver import AppServer
 
@@ -310,3 +311,22 @@ def test_the_room_life_api_is_in_the_openapi_schema(client: TestClient) -> None:
             "takeback/answer",
         )
     } <= paths
+
+
+def test_the_old_seat_links_open_page_is_closed_and_cannot_come_back(client: TestClient) -> None:
+    room = new_room(client)
+    room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
+    with client.websocket_connect(f"/ws/rooms/{room_id}?token={guest}") as socket:
+        socket.receive_text()
+        answer = client.post(f"/api/rooms/{room_id}/seat-link", headers=bearer(host))
+        assert answer.status_code == 200
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                socket.receive_text()
+        assert closed.value.code == 1012
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/ws/rooms/{room_id}?token={guest}") as again,
+    ):
+        again.receive_text()
+    assert refused.value.code == 1008

@@ -2,22 +2,26 @@
 
 uvicorn believes the X-Forwarded-For/-Proto headers of the proxies in FORWARDED_ALLOW_IPS only,
 and drops connections whose request headers take longer than 10 s (`app.protocol`).
+
+The server is imported inside `main()`: the computer's bot processes are started with "spawn",
+and a spawned child imports its parent's main module — this one — before it can think. So this
+module's own imports stay light, and a bot process starts without loading the web server.
 """
 
 from __future__ import annotations
 
 import gc
 
-import uvicorn
-
-from app.main import create_app
-from app.migrate import upgrade
-from app.protocol import HeaderDeadlineProtocol
-from app.routes.ws import MAX_MESSAGE_BYTES
-from app.settings import Settings
-
 
 def main() -> None:
+    import uvicorn
+
+    from app.main import create_app
+    from app.migrate import upgrade
+    from app.protocol import HeaderDeadlineProtocol
+    from app.routes.ws import MAX_MESSAGE_BYTES
+    from app.settings import Settings
+
     settings = Settings()
     if not settings.is_postgres and settings.database_url is None:
         settings.data_dir.mkdir(parents=True, exist_ok=True)

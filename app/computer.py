@@ -15,14 +15,16 @@ The bots never run on the event loop: each strength thinks in a lane of its own 
 the easy bot in worker threads, the normal and strong bots in bot processes, so a queue of
 strong searches never delays a quick move; while a room waits in the strong queue its table
 says how many games are ahead. On start the server resumes every room left on the computer's
-turn, so a crash or a restart never leaves a game stuck.
+turn, so a crash or a restart never leaves a game stuck, and warms the lanes (`warm_up`; the
+COMPUTER_WARM_UP setting): the bot processes start and think once beside the first requests, so
+the first computer move after a start does not wait for a bot process (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import random
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -32,31 +34,20 @@ from sqlalchemy.orm import Session, sessionmaker
 import engine
 from app import queries
 from app.background import RoomTasks
+from app.bots import think, warm_up
 from app.lanes import Lanes
 from app.notify import Publisher
 from app.realtime import Hub
 from app.services import moves
 from app.services.errors import ClientMoveIdReused, NotYourTurn, RoomNotFound, StaleVersion
-from engine.ai import choose_move
 
 log = logging.getLogger(__name__)
 
-STRONG_BUDGET_S = 1.0
-"""The strong bot's thinking time per move (see docs/ai.md: p95 about 1.1 s on two cores)."""
 MAX_FAILURES = 3
 """Attempts at one room before the computer gives up until the room's next change."""
 HUMAN_ROOMS_REMEMBERED = 10_000
 
 T = TypeVar("T")
-
-
-def think(state: engine.GameState, level: str, seed: str) -> engine.Move:
-    """The bot's move for the player to move in `state` (runs in a worker thread or process).
-
-    The random choices are seeded by the room and version, so two processes choose alike.
-    """
-    budget_s = STRONG_BUDGET_S if level == "strong" else None
-    return choose_move(state, level=level, rng=random.Random(seed), budget_s=budget_s)
 
 
 class ComputerPlayer:
@@ -84,6 +75,7 @@ class ComputerPlayer:
         self._again: set[str] = set()
         #: Rooms known to have no computer (that never changes), so their changes cost nothing.
         self._human_rooms: OrderedDict[str, None] = OrderedDict()
+        self._warming: asyncio.Task[dict[str, list[int]]] | None = None
 
     # --- waking up ------------------------------------------------------------------------
 
@@ -105,12 +97,27 @@ class ComputerPlayer:
         for room_id in await self._in_thread(self._waiting_rooms):
             self.nudge(room_id)
 
+    @property
+    def warming(self) -> asyncio.Task[dict[str, list[int]]] | None:
+        """The warm-up's task, once `warm_up` was called."""
+        return self._warming
+
+    def warm_up(self) -> None:
+        """Start every lane's workers and think once in each, beside the requests (event loop
+        only); the task's result is the ids of the processes that thought, by level."""
+        if self._warming is None:
+            self._warming = asyncio.create_task(self._lanes.warm_up(warm_up), name="warm-up")
+
     async def idle(self) -> None:
         """Wait until no room is being played (tests and shutdown)."""
         await self._tasks.idle()
 
     async def close(self) -> None:
         """Stop playing: cancel the rooms' tasks, let their database work end, stop the bots."""
+        if self._warming is not None:
+            self._warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._warming
         await self._tasks.close()
         await asyncio.gather(*list(self._threads), return_exceptions=True)
         await self._lanes.close()

@@ -9,7 +9,9 @@ Each strength has a lane of its own, a first-come-first-served queue with its ow
 
 So a flood of strong rooms delays no easy or normal move, and every strong move starts after the
 ones queued before it. A room has at most one move in the lanes at a time (`ComputerPlayer` runs
-one task per room), so the queue is fair between rooms. Where a room stands is public:
+one task per room), so the queue is fair between rooms. `Lanes.warm_up` starts every bot process
+at once and has each worker think once, so the first computer move after a server start does not
+wait for a process to start. Where a room stands is public:
 `games_ahead(room_id)` (for the table's "thinking… 2 games ahead"), and whenever the queue moves
 on, the rooms still waiting are redrawn (`on_moved`).
 """
@@ -17,16 +19,20 @@ on, the rooms still waiting are redrawn (`on_moved`).
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
+import logging
 import os
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeVar
 
+from app.background import spawn_pool
+
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 STRONG_WORKERS = max(1, min(2, (os.cpu_count() or 2) - 1))
 """Strong bot processes: leave a core to the server and the normal lane."""
@@ -95,6 +101,19 @@ class Lane:
             self._start_next()
             self._publish([waiting.room_id for waiting in self._waiting])
 
+    async def warm_up(self, work: Callable[[], T]) -> list[T]:
+        """Start the lane's workers now and run `work` once in each (in a process lane, one call
+        per bot process: the pool starts a process for each call while none is idle)."""
+        loop = asyncio.get_running_loop()
+        if not self._processes:
+            return [await loop.run_in_executor(None, work)]
+        executor = self._executor()
+        return list(
+            await asyncio.gather(
+                *(loop.run_in_executor(executor, work) for _ in range(self.workers))
+            )
+        )
+
     async def close(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
@@ -122,10 +141,7 @@ class Lane:
         if not self._processes:
             return None
         if self._pool is None:
-            # "spawn": the server has threads, and forking a threaded process is unsafe.
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._pool = spawn_pool(self.workers)
         return self._pool
 
 
@@ -143,6 +159,18 @@ class Lanes:
 
     async def run(self, level: str, room_id: str, work: Callable[..., T], *args: object) -> T:
         return await self.by_level[level].run(room_id, work, *args)
+
+    async def warm_up(self, work: Callable[[str], T]) -> dict[str, list[T]]:
+        """Run `work(level)` once in every worker of every lane, the quick lanes first: the
+        results by level (tests use them to see which process answered). A lane whose warm-up
+        fails is left to start its workers at its first move."""
+        results: dict[str, list[T]] = {}
+        for level, lane in self.by_level.items():
+            try:
+                results[level] = await lane.warm_up(partial(work, level))
+            except Exception:
+                log.exception("warming the computer's %s lane failed", level)
+        return results
 
     async def close(self) -> None:
         await asyncio.gather(*(lane.close() for lane in self.by_level.values()))

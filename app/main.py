@@ -121,6 +121,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.is_postgres:
             tasks.append(asyncio.create_task(hub.listen_postgres(settings.resolved_database_url)))
         await computer.resume()
+        if settings.computer_warm_up:
+            computer.warm_up()
         try:
             yield
         finally:

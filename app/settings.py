@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     finished_room_days: float = 90.0
     #: Seconds between two sweeps for rooms past their lifetime.
     room_sweep_interval: float = 3600.0
+    #: Start the computer's bot processes at server start, so its first move does not wait for
+    #: them (app.computer); the tests turn it off, their many short-lived servers play no bots.
+    computer_warm_up: bool = True
 
     @cached_property
     def resolved_database_url(self) -> str:

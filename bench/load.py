@@ -1,7 +1,9 @@
 """Load test: many rooms, two players and a spectator each, moving at a set pace over real sockets.
 
-For every move it measures the time from sending ``POST /api/rooms/{id}/moves`` until **all three**
-WebSockets of the room (both players and the spectator) hold a board with the new version.
+For every move it measures the time from sending ``POST /api/rooms/{id}/moves`` (or, with
+``--via page``, the page's form post ``POST /rooms/{id}/moves`` as a browser sends it: the room's
+cookie, a form body, gzip accepted) until **all three** WebSockets of the room (both players and
+the spectator) hold a board with the new version.
 
 The players choose their moves as a browser does: from what they already know (a browser gets
 the legal moves inside the board; this client follows each room's game with the rules engine).
@@ -14,6 +16,12 @@ machine, so its share is CPU the servers did not have).
 
     .venv/bin/python bench/load.py --rooms 100 --interval 10 --duration 60 --db postgres --processes 2
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --rooms 50     # a running server
+    .venv/bin/python bench/load.py --db postgres --processes 2 --rooms 200 --against-baseline
+
+``--against-baseline`` runs the same load first on ``bench/baseline.py`` (a bare server on the same
+stack: a durable transaction and a fixed board per move, no game) and then on the app, each with a
+fresh database, and ends with one line ``ratio cpu_per_move X p50 Y p99 Z``: the app's figures
+divided by the baseline's. ``--server baseline`` runs the baseline alone.
 
 By default it starts the server itself (``python -m app``) on free loopback ports, against a fresh
 SQLite file or a fresh PostgreSQL database (``--db postgres``; created with createdb and dropped
@@ -25,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gzip
 import json
 import os
 import random
@@ -44,7 +53,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import httpx
 import websockets
@@ -56,6 +65,12 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402  (the project's rules engine, to follow each game)
 
 VERSION_RE = re.compile(rb'data-version="(\d+)"')
+#: How each kind of server is started (in the project's root, settings in the environment).
+COMMANDS = {
+    "app": [sys.executable, "-m", "app"],
+    "baseline": [sys.executable, "bench/baseline.py"],
+}
+COOKIE_PREFIX = "ip_"  # app.deps: the cookie that holds a browser's token for one room
 
 
 # --- the servers under test ----------------------------------------------------------------------
@@ -88,7 +103,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_servers(database_url: str, processes: int, data_dir: Path) -> list[Server]:
+def start_servers(
+    database_url: str, processes: int, data_dir: Path, kind: str = "app"
+) -> list[Server]:
     servers = []
     for _ in range(processes):
         port = free_port()
@@ -103,7 +120,7 @@ def start_servers(database_url: str, processes: int, data_dir: Path) -> list[Ser
             "SOCKETS_PER_ADDRESS": "0",
         }
         process = subprocess.Popen(
-            [sys.executable, "-m", "app"],
+            COMMANDS[kind],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -166,24 +183,43 @@ class HttpLink:
     async def request(
         self, method: str, path: str, token: str, body: object = None
     ) -> tuple[int, bytes]:
-        """Send one request and read its answer: (status, body)."""
-        stale = time.monotonic() - self.used > self.IDLE_LIMIT
-        if self.reader is None or self.writer is None or stale or self.reader.at_eof():
-            self.close()
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        """Send one JSON API request and read its answer: (status, body)."""
         payload = b"" if body is None else json.dumps(body).encode()
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
             f"Authorization: Bearer {token}\r\nAccept-Encoding: identity\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
         )
+        return await self.exchange(head.encode() + payload)
+
+    async def post_form(self, path: str, cookie: str, fields: dict[str, str]) -> tuple[int, bytes]:
+        """Post a form as the room's page does (htmx): the room's cookie, the page's origin,
+        gzip accepted. Returns (status, body unzipped)."""
+        payload = urlencode(fields).encode()
+        origin = f"http://{self.host}:{self.port}"
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Cookie: {cookie}\r\nOrigin: {origin}\r\nSec-Fetch-Site: same-origin\r\n"
+            f"HX-Request: true\r\nAccept-Encoding: gzip, deflate\r\n"
+            f"Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n"
+        )
+        return await self.exchange(head.encode() + payload)
+
+    async def exchange(self, request: bytes) -> tuple[int, bytes]:
+        """Write one request on the kept-alive connection (a new one when needed) and read the
+        answer: (status, body), a gzip body unzipped."""
+        stale = time.monotonic() - self.used > self.IDLE_LIMIT
+        if self.reader is None or self.writer is None or stale or self.reader.at_eof():
+            self.close()
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         try:
-            self.writer.write(head.encode() + payload)
+            self.writer.write(request)
             status_line = await self.reader.readline()
             if not status_line:
                 raise ConnectionError("connection closed by the server")
             status = int(status_line.split()[1])
-            length, keep = 0, True
+            length, keep, zipped = 0, True, False
             while (line := await self.reader.readline()) not in (b"\r\n", b""):
                 name, _, value = line.partition(b":")
                 name = name.strip().lower()
@@ -191,6 +227,8 @@ class HttpLink:
                     length = int(value)
                 elif name == b"connection" and value.strip().lower() == b"close":
                     keep = False
+                elif name == b"content-encoding" and value.strip().lower() == b"gzip":
+                    zipped = True
             data = await self.reader.readexactly(length)
         except BaseException:
             self.close()
@@ -199,7 +237,7 @@ class HttpLink:
             self.used = time.monotonic()
         else:
             self.close()
-        return status, data
+        return status, gzip.decompress(data) if zipped else data
 
     def close(self) -> None:
         if self.writer is not None:
@@ -301,6 +339,7 @@ async def play(
     results: Results,
     rng: random.Random,
     fetch_legal: bool,
+    via: str,
 ) -> None:
     """Each ``interval`` (jittered) the player to move makes a random legal move."""
     with contextlib.suppress(TimeoutError):
@@ -308,7 +347,7 @@ async def play(
     while not stop.is_set() and not room.finished:
         started = time.monotonic()
         try:
-            await one_move(room, results, rng, fetch_legal)
+            await one_move(room, results, rng, fetch_legal, via)
         except (OSError, ValueError, asyncio.IncompleteReadError) as err:
             results.error(type(err).__name__)
         pause = interval - (time.monotonic() - started)
@@ -316,7 +355,9 @@ async def play(
             await asyncio.wait_for(stop.wait(), max(0.0, pause * rng.uniform(0.8, 1.2)))
 
 
-async def one_move(room: Room, results: Results, rng: random.Random, fetch_legal: bool) -> None:
+async def one_move(
+    room: Room, results: Results, rng: random.Random, fetch_legal: bool, via: str
+) -> None:
     if fetch_legal:
         await fetch_position(room)
     if engine.is_finished(room.state):
@@ -335,15 +376,22 @@ async def one_move(room: Room, results: Results, rng: random.Random, fetch_legal
         return
     move = rng.choice(choices)
     version = room.version
-    body = {"move": move.to_json(), "version": version, "client_move_id": uuid.uuid4().hex}
+    client_move_id = uuid.uuid4().hex
     room.changed.clear()
     sent = time.perf_counter()
-    status, data = await link.request("POST", f"/api/rooms/{room.room_id}/moves", token, body)
+    if via == "page":
+        fields = {"move": move.canonical, "version": str(version), "client_move_id": client_move_id}
+        cookie = f"{COOKIE_PREFIX}{room.room_id}={token}"
+        status, data = await link.post_form(f"/rooms/{room.room_id}/moves", cookie, fields)
+    else:
+        body = {"move": move.to_json(), "version": version, "client_move_id": client_move_id}
+        status, data = await link.request("POST", f"/api/rooms/{room.room_id}/moves", token, body)
     if status != 200:
         results.error(f"HTTP {status}")
         await fetch_position(room)
         return
-    new_version = json.loads(data)["version"]
+    # The page's answer is the panel with the fresh board; the API's is JSON with the version.
+    new_version = version + 1 if via == "page" else json.loads(data)["version"]
     room.acknowledged[version] = engine.canonical_json(move.to_json())
     room.state, room.version = engine.apply(room.state, move), new_version
     try:
@@ -365,7 +413,19 @@ async def fetch_position(room: Room) -> None:
     if status != 200:
         raise ConnectionError(f"reading the room failed with HTTP {status}")
     answer = json.loads(data)
-    room.state, room.version = engine.from_summary(answer["summary"]), answer["version"]
+    if "summary" in answer:
+        room.state, room.version = engine.from_summary(answer["summary"]), answer["version"]
+        return
+    # A server without the game (bench/baseline.py): follow its move log from the start.
+    status, data = await room.link(0).request(
+        "GET", f"/api/rooms/{room.room_id}/moves", room.tokens[0]
+    )
+    if status != 200:
+        raise ConnectionError(f"reading the moves failed with HTTP {status}")
+    state = engine.new_game()
+    for entry in json.loads(data)["moves"]:
+        state = engine.apply(state, engine.parse_move(entry["move"]))
+    room.state, room.version = state, answer["version"]
 
 
 async def count_lost(client: httpx.AsyncClient, rooms: list[Room]) -> tuple[int, int]:
@@ -444,6 +504,7 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
                     results,
                     random.Random(rng.random()),
                     args.fetch_legal,
+                    args.via,
                 )
             )
             for room in rooms
@@ -470,6 +531,7 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
         "processes": len(servers),
         "interval_s": args.interval,
         "requests_per_move": 3 if args.fetch_legal else 1,
+        "via": args.via,
         "duration_s": round(elapsed, 1),
         "moves": results.moves,
         "moves_per_s": round(results.moves / elapsed, 1),
@@ -504,9 +566,64 @@ async def wait_connected(rooms: list[Room], timeout: float) -> None:
     raise RuntimeError(f"{missing} sockets received no board within {timeout} s")
 
 
+def measure(args: argparse.Namespace, kind: str | None) -> dict[str, object]:
+    """One run against `kind` of server ("app", "baseline") started here with a fresh database,
+    or (None) against the running server at ``--url``."""
+    workdir = Path(tempfile.mkdtemp(prefix="inland-load-"))
+    database = None
+    servers: list[Server] = []
+    try:
+        if kind is None:
+            servers = [Server(url=args.url.rstrip("/"))]
+        else:
+            if args.db == "postgres":
+                database = f"inlandport_load_{os.getpid()}_{kind}"
+                subprocess.run(
+                    ["createdb", "-h", "127.0.0.1", "-U", "postgres", database], check=True
+                )
+                url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{database}"
+            else:
+                url = f"sqlite:///{workdir / 'load.sqlite3'}"
+            servers = start_servers(url, args.processes, workdir, kind)
+        result = asyncio.run(run(args, servers))
+        result["server"] = kind or "external"
+        result["db"] = "external" if kind is None else args.db
+        result["load_average"] = round(os.getloadavg()[0], 2)
+        return result
+    finally:
+        stop_servers(servers)
+        if database:
+            subprocess.run(
+                ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", database],
+                check=False,
+            )
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def ratio_line(app: dict[str, object], baseline: dict[str, object]) -> str:
+    """``ratio cpu_per_move X p50 Y p99 Z``: the app's figures divided by the baseline's."""
+
+    def ratio(key: str) -> str:
+        mine, bare = float(app[key]), float(baseline[key])  # type: ignore[arg-type]
+        return f"{mine / bare:.2f}" if bare > 0 else "nan"
+
+    return (
+        f"ratio cpu_per_move {ratio('server_cpu_ms_per_move')} "
+        f"p50 {ratio('p50_ms')} p99 {ratio('p99_ms')}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--url", help="target a running server instead of starting one")
+    parser.add_argument(
+        "--server", choices=sorted(COMMANDS), default="app", help="which server to start"
+    )
+    parser.add_argument(
+        "--against-baseline",
+        action="store_true",
+        help="run the load on bench/baseline.py, then on the app, and print their ratio last",
+    )
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--processes", type=int, default=1, choices=[1, 2])
     parser.add_argument("--rooms", type=int, default=50)
@@ -517,47 +634,48 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--http-connections", type=int, default=400)
     parser.add_argument(
+        "--via",
+        choices=["api", "page"],
+        default="api",
+        help="post moves to the JSON API, or as the room's page does (form, cookie, gzip)",
+    )
+    parser.add_argument(
         "--fetch-legal",
         action="store_true",
         help="GET the room and its legal moves before every move (3 requests per move)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
     args = parser.parse_args()
+    if args.url and args.against_baseline:
+        parser.error("--against-baseline starts both servers itself: no --url")
+    baseline_runs = args.against_baseline or (args.server == "baseline" and not args.url)
+    if args.fetch_legal and baseline_runs:
+        parser.error("the baseline knows no legal moves: no --fetch-legal")
 
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(
         resource.RLIMIT_NOFILE, (hard, hard)
     )  # thousands of sockets, here and in the servers
 
-    workdir = Path(tempfile.mkdtemp(prefix="inland-load-"))
-    database = None
-    if args.url:
-        servers = [Server(url=args.url.rstrip("/"))]
-    else:
-        if args.db == "postgres":
-            database = f"inlandport_load_{os.getpid()}"
-            subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", database], check=True)
-            url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{database}"
+    if not args.against_baseline:
+        result = measure(args, None if args.url else args.server)
+        if args.json:
+            print(json.dumps(result))
         else:
-            url = f"sqlite:///{workdir / 'load.sqlite3'}"
-        servers = start_servers(url, args.processes, workdir)
-    try:
-        result = asyncio.run(run(args, servers))
-        result["db"] = "external" if args.url else args.db
-    finally:
-        stop_servers(servers)
-        if database:
-            subprocess.run(
-                ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", database],
-                check=False,
-            )
-        shutil.rmtree(workdir, ignore_errors=True)
+            for key, value in result.items():
+                print(f"{key:>22}: {value}")
+        return 0 if result["lost"] == 0 and result["mismatched"] == 0 else 1
+
+    results = {kind: measure(args, kind) for kind in ("baseline", "app")}
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(results))
     else:
-        for key, value in result.items():
-            print(f"{key:>22}: {value}")
-    return 0 if result["lost"] == 0 and result["mismatched"] == 0 else 1
+        print(f"{'':>22}  {'baseline':<28}  app")
+        for key in results["app"]:
+            print(f"{key:>22}: {results['baseline'][key]!s:<28}  {results['app'][key]}")
+    print(ratio_line(results["app"], results["baseline"]))
+    clean = all(r["lost"] == 0 and r["mismatched"] == 0 for r in results.values())
+    return 0 if clean else 1
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
-"""The load benchmark keeps working: a tiny run (3 rooms, ~5 s, SQLite) loses nothing, fails nothing."""
+"""The load benchmark keeps working: tiny runs (a few rooms, a few seconds, SQLite) on the app and
+on the bare baseline server lose nothing, fail nothing."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +45,42 @@ def test_a_tiny_load_run_delivers_every_move() -> None:
     assert result["moves"] >= 10
     assert 0 < result["p50_ms"] <= result["p99_ms"]
     assert result["client_cpu_s"] > 0
+
+
+def run_load(*options: str) -> list[str]:
+    """bench/load.py with `options` (SQLite, a few seconds); its output lines."""
+    run = subprocess.run(
+        [sys.executable, "bench/load.py", "--interval", "0.5", "--json", *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run.stdout.strip().splitlines()
+
+
+@pytest.mark.parametrize("via", ["api", "page"])
+def test_the_baseline_server_speaks_the_protocol_the_load_drives(via: str) -> None:
+    lines = run_load("--server", "baseline", "--via", via, "--rooms", "3", "--duration", "5")
+    result = json.loads(lines[-1])
+    assert result["server"] == "baseline" and result["via"] == via
+    assert result["rooms"] == 3 and result["sockets"] == 9
+    assert result["errors"] == {}
+    # Every move acknowledged is in the baseline's log, and reached all three sockets.
+    assert result["lost"] == 0 and result["mismatched"] == 0
+    assert result["moves"] >= 10
+
+
+def test_a_run_against_the_baseline_ends_with_the_ratio_of_app_to_baseline() -> None:
+    lines = run_load("--against-baseline", "--via", "page", "--rooms", "2", "--duration", "3")
+    results = json.loads(lines[-2])
+    assert [results[kind]["server"] for kind in ("baseline", "app")] == ["baseline", "app"]
+    for result in results.values():
+        assert result["via"] == "page" and result["errors"] == {}
+        assert result["lost"] == 0 and result["mismatched"] == 0 and result["moves"] > 0
+    found = re.fullmatch(r"ratio cpu_per_move (\S+) p50 (\S+) p99 (\S+)", lines[-1])
+    assert found, lines[-1]
+    app, baseline = results["app"], results["baseline"]
+    expected = app["p50_ms"] / baseline["p50_ms"]
+    assert float(found.group(2)) == pytest.approx(expected, abs=0.01)

@@ -11,6 +11,7 @@ module's own imports stay light, and a bot process starts without loading the we
 from __future__ import annotations
 
 import gc
+import sys
 
 
 def main() -> None:
@@ -25,9 +26,12 @@ def main() -> None:
     settings = Settings()
     if not settings.is_postgres and settings.database_url is None:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        app = create_app(settings)
+    except ValueError as err:  # a catalog file of CATALOG_DIR that cannot be played
+        sys.exit(f"Inland Port cannot start: CATALOG_DIR: {err}")
     upgrade(settings.resolved_database_url)
     print(f"Inland Port is running at http://{settings.host}:{settings.port}", flush=True)
-    app = create_app(settings)
     tune_garbage_collector()
     uvicorn.run(
         app,

@@ -15,8 +15,10 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Analysis
+from app import catalogs
+from app.models import Analysis, Room
 from app.queries import canonical_log
+from engine import Catalog
 from engine.analysis import TurnReview
 
 STALE_AFTER = timedelta(seconds=60)
@@ -50,14 +52,21 @@ def analysis_of(session: Session, *, room_id: str) -> AnalysisState | None:
         session.rollback()
 
 
-def work_left(session: Session, *, room_id: str) -> tuple[list[str], list[TurnReview]] | None:
-    """A running analysis: the moves to analyse and the turns already weighed (None: not running)."""
+def work_left(
+    session: Session, *, room_id: str
+) -> tuple[Catalog, list[str], list[TurnReview]] | None:
+    """A running analysis: the room's catalog, the moves to analyse and the turns already weighed
+    (None: not running)."""
     try:
         row = session.get(Analysis, room_id)
         state = state_of(row)
         if row is None or state is None or state.status != "running":
             return None
-        return canonical_log(session, room_id)[: row.version], list(state.reviews)
+        room = session.get(Room, room_id)
+        if room is None:
+            return None
+        catalog = catalogs.of_room(room)
+        return catalog, canonical_log(session, room_id)[: row.version], list(state.reviews)
     finally:
         session.rollback()
 

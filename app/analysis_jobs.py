@@ -81,8 +81,8 @@ class AnalysisRunner:
             work = await asyncio.to_thread(self._in_session, analyses.work_left, room_id=room_id)
             if work is None:
                 return
-            moves, reviews = work
-            turns = turns_of(moves)
+            catalog, moves, reviews = work
+            turns = turns_of(moves, catalog)
             loop = asyncio.get_running_loop()
             for turn in turns[len(reviews) :]:
                 review: TurnReview = await loop.run_in_executor(

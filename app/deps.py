@@ -23,9 +23,10 @@ from starlette.requests import HTTPConnection
 from app import queries
 from app.i18n import Language, language, language_of
 from app.realtime import Hub
+from app.refusals import sentence, status
 from app.roomview import RoomView, Viewer
 from app.services import seats
-from app.services.errors import NoAccess, RoomNotFound
+from app.services.errors import CatalogMissing, NoAccess, RoomNotFound
 from app.settings import Settings
 
 COOKIE_PREFIX = "ip_"
@@ -248,13 +249,17 @@ def table_view(
     settings: SettingsDep,
     t: TranslatorDep,
 ) -> RoomView:
-    """As `room_view`, for the table page: refusals are whole pages (403 no link, 404 no room)."""
+    """As `room_view`, for the table page: refusals are whole pages (403 no link, 404 no room,
+    409 a room whose numbers this server does not have)."""
     try:
         return _reader(session, viewer, base, settings)()
     except RoomNotFound:
         raise PageError(
             404, t.gettext("This room does not exist."), t.gettext("No such room")
         ) from None
+    except CatalogMissing as missing:
+        message = sentence(missing.code, missing.params, t.code)
+        raise PageError(status(missing.code), message, t.gettext("Numbers missing")) from None
 
 
 TableViewDep = Annotated[RoomView, Depends(table_view)]

@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
+from app import catalogs
 from app.computer import ComputerHub, ComputerPlayer
 from app.db import engine_for, make_sessionmaker
 from app.deps import PageError
@@ -57,8 +58,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The application, on `settings` (by default from the environment)."""
+    """The application, on `settings` (by default from the environment).
+
+    The catalogs are read first: a bad file in `CATALOG_DIR` raises ``ValueError`` naming the
+    file and the problem, and the server does not start.
+    """
     settings = settings or Settings()
+    catalogs.configure(settings.catalog_dir)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

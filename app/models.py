@@ -57,6 +57,10 @@ class Room(Base):
     standin_seat: Mapped[int | None] = mapped_column(Integer, default=None)
     #: The seat whose takeback request waits for the opponent's answer (app/services/takeback.py).
     takeback_seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: The catalog (the numbers) the room was created with, by id and SHA-256 (`app.catalogs`):
+    #: the room is always replayed with it.
+    catalog_id: Mapped[str] = mapped_column(String(64))
+    catalog_sha256: Mapped[str] = mapped_column(String(64))
 
 
 class Seat(Base):

@@ -5,6 +5,8 @@ The log holds the engine's moves and, agreed by both players, *takebacks*: a row
 rewritten). Replaying the log applies the moves and, at a takeback, goes back to the position
 before those `n` moves; `effective_of` gives the moves in force, the game as it stands.
 
+The start is the new game of the room's own catalog (`app.catalogs.of_room`).
+
 Each process keeps the latest replayed position of each room it served (`positions`, an LRU).
 The log is append-only, so a position cached at version V stays true for ever and a newer
 version only needs the moves after V. `remember_move` advances a cached position with a move
@@ -24,7 +26,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from app.models import Move
+from app import catalogs
+from app.models import Move, Room
 from app.roomview import LogEntry
 
 V = TypeVar("V")
@@ -75,10 +78,11 @@ def own_moves_to_take_back(played: Sequence[Played], seat: int, start_moves: int
     return count
 
 
-def replay_played(played: Sequence[Played]) -> engine.GameState:
-    state = engine.new_game()
+def replay_played(played: Sequence[Played], catalog: engine.Catalog) -> engine.GameState:
+    """The position the moves in force give, from the new game of the room's `catalog`."""
+    state = engine.new_game(catalog)
     for _, _, text in played:
-        state = engine.apply(state, engine.parse_move(text))
+        state = engine.apply(state, engine.parse_move(text, catalog))
     return state
 
 
@@ -124,6 +128,11 @@ class Memory(Generic[V]):
             for key in [key for key, value in self._items.items() if not keep(value)]:
                 del self._items[key]
 
+    def clear(self) -> None:
+        """Forget everything (the next read of each room replays its log)."""
+        with self._lock:
+            self._items.clear()
+
     def _replaces(self, new: V, old: V) -> bool:
         return True
 
@@ -164,7 +173,8 @@ def position(session: Session, room_id: str, version: int) -> Position:
         state, log, start = cached.state, list(cached.log), cached.version
         played = list(cached.played)
     else:
-        state, log, start, played = engine.new_game(), [], 0, []
+        start_state = engine.new_game(room_catalog(session, room_id, cached))
+        state, log, start, played = start_state, [], 0, []
     rows = session.execute(
         select(Move.seq, Move.seat, Move.move)
         .where(Move.room_id == room_id, Move.seq >= start, Move.seq < version)
@@ -176,7 +186,7 @@ def position(session: Session, room_id: str, version: int) -> Position:
         count = takeback_count(text_move)
         if count is not None:
             del played[len(played) - count :]
-            state = replay_played(played)
+            state = replay_played(played, state.catalog)
             log.append(takeback_entry(seq, seat, count))
             continue
         move = engine.parse_move(text_move)
@@ -186,6 +196,16 @@ def position(session: Session, room_id: str, version: int) -> Position:
     found = Position(version=version, state=state, log=tuple(log), played=tuple(played))
     positions.put(room_id, found)
     return found
+
+
+def room_catalog(session: Session, room_id: str, cached: Position | None) -> engine.Catalog:
+    """The catalog the room is pinned to (`app.catalogs`): its numbers never change."""
+    if cached is not None:
+        return cached.state.catalog
+    room = session.get(Room, room_id)
+    if room is None:
+        raise RuntimeError(f"room {room_id}: no such room")
+    return catalogs.of_room(room)
 
 
 def remember_move(room_id: str, version: int, seat: int, move: str) -> bool:

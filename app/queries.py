@@ -17,6 +17,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 import engine
+from app import catalogs
 from app.links import invite_link, seat_link, spectator_link
 from app.models import Connection, Link, Move, RematchOffer, Room, RoomEvent, Seat, ServerProcess
 from app.positions import effective_of, position
@@ -78,6 +79,9 @@ class RoomSummary:
     finished: bool
     #: When finished: {"scores": [a, b], "winner": 0 | 1 | None, "breakdown": [{...}, {...}]}.
     result: dict[str, Any] | None
+    #: The catalog the room is played with: its id and SHA-256.
+    catalog: str = ""
+    catalog_sha256: str = ""
 
 
 def _room(session: Session, room_id: str) -> Room:
@@ -116,6 +120,8 @@ def room_summary(session: Session, *, room_id: str, presence_timeout: float = 30
             spectators=spectators,
             finished=room.finished,
             result=result,
+            catalog=room.catalog_id,
+            catalog_sha256=room.catalog_sha256,
         )
     finally:
         session.rollback()
@@ -210,6 +216,14 @@ def event_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
         session.rollback()
 
 
+def room_catalog(session: Session, *, room_id: str) -> str:
+    """The id of the catalog the room is played with."""
+    try:
+        return _room(session, room_id).catalog_id
+    finally:
+        session.rollback()
+
+
 def canonical_log(session: Session, room_id: str) -> list[str]:
     """The room's moves in force in their canonical text, oldest first: the log without the
     moves taken back and the takebacks (in the caller's transaction)."""
@@ -229,7 +243,8 @@ def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
 
 
 def room_record(session: Session, *, room_id: str) -> GameRecord:
-    """The room's game as a record: its whole log, the seats named as at the table."""
+    """The room's game as a record: its whole log, the seats named as at the table, the room's
+    catalog."""
     try:
         room = _room(session, room_id)
         names = ["Player 1", "Player 2"]
@@ -239,6 +254,7 @@ def room_record(session: Session, *, room_id: str) -> GameRecord:
         return GameRecord.of(
             canonical_log(session, room_id),
             seats=(names[0], names[1]),
+            catalog=catalogs.of_room(room),
             ending=None if ending is None else RecordEnding(ending.kind, ending.seat),
         )
     finally:

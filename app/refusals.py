@@ -17,7 +17,8 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from engine import Catalog, default_catalog
+from app import catalogs
+from engine import Catalog
 
 from .i18n import Language
 from .services.errors import ServiceError
@@ -228,6 +229,14 @@ REFUSALS: dict[str, Refusal] = {
     "seat_taken": Refusal(409, N_("This invite was already used: the seat is taken.")),
     "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
     "not_analysable": Refusal(409, N_("The game can be analysed once it is over.")),
+    "unknown_catalog": Refusal(422, N_("This server has no catalog named “%(catalog)s”.")),
+    "catalog_missing": Refusal(
+        409,
+        N_(
+            "This room is played with the numbers of the catalog “%(catalog)s”, which this server "
+            "does not have (or has in another version)."
+        ),
+    ),
     "client_move_id_reused": Refusal(409, N_("This id was used for another move.")),
     "not_the_host": Refusal(403, N_("Only the host of the room can issue a new seat link.")),
     "no_seat_to_reissue": Refusal(
@@ -335,10 +344,13 @@ SERVICE: tuple[str, ...] = (
     "chat_too_long",
     "chat_too_fast",
     "chat_host_only",
+    "unknown_catalog",
+    "catalog_missing",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` and ``chat_too_long`` ``{"max_length": int}``,
-``chat_too_fast`` ``{"limit": int, "seconds": int, "retry_after": int}``, the others none."""
+``chat_too_fast`` ``{"limit": int, "seconds": int, "retry_after": int}``, ``unknown_catalog`` and
+``catalog_missing`` ``{"catalog": str}``, the others none."""
 
 
 def status(code: str) -> int:
@@ -352,7 +364,7 @@ def sentence(
     """A refusal in the language ``lang`` ("en", "cs", "pt_BR"): "Stavebniny stojí 1 dřevo a 2 jíly; …"."""
     t = words_for(lang).lang
     text = REFUSALS[code].text
-    shown = _values(lang, params, catalog or default_catalog())
+    shown = _values(lang, params, catalog or catalogs.registry().default())
     return t.gettext(text, **shown) if isinstance(text, str) else text(t, shown, params)
 
 

@@ -2,6 +2,7 @@
 
 `DATABASE_URL` defaults to an embedded SQLite file under `DATA_DIR` (./data, created on demand);
 `postgresql+psycopg://...` switches to PostgreSQL. `HOST`/`PORT` set the listening address.
+`CATALOG_DIR` names a directory of extra catalog files (every `*.json` in it; `app.catalogs`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class Settings(BaseSettings):
     #: Start the computer's bot processes at server start, so its first move does not wait for
     #: them (app.computer); the tests turn it off, their many short-lived servers play no bots.
     computer_warm_up: bool = True
+    #: A directory of extra catalog files (the printed numbers, say), read when the server starts.
+    catalog_dir: Path | None = None
 
     @cached_property
     def resolved_database_url(self) -> str:

@@ -8,6 +8,7 @@ every building. This module reads and validates data only: it imports nothing of
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -95,6 +96,8 @@ class Catalog:
     by_id: Mapping[str, Building] = field(repr=False)
     round_ends: tuple[int, ...] = field(repr=False)
     """Cumulative action count at the end of each round."""
+    sha256: str = field(default="", repr=False)
+    """The SHA-256 of the catalog's data (:func:`content_hash`): which numbers a game was played with."""
 
     @property
     def total_actions(self) -> int:
@@ -111,6 +114,12 @@ def read_catalog(path: str | Path) -> Catalog:
     except (OSError, json.JSONDecodeError) as err:
         raise ValueError(f"cannot read catalog {path}: {err}") from err
     return catalog_from_data(data)
+
+
+def content_hash(data: Any) -> str:
+    """The SHA-256 (hex) of ``data``'s canonical JSON: sorted keys, no spaces, UTF-8."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @cache
@@ -181,6 +190,7 @@ def catalog_from_data(data: Any) -> Catalog:
         buildings=buildings,
         by_id={b.id: b for b in buildings},
         round_ends=tuple(round_ends),
+        sha256=content_hash(data),
     )
 
 

@@ -15,7 +15,6 @@ each is validated, and a bad one raises ``ValueError`` naming the file and the p
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .catalog import Catalog, catalog_from_data, default_catalog
+from .catalog import Catalog, catalog_from_data, content_hash, default_catalog
 from .loader import check_buildings_known
 
 _ENGINE_DIR = Path(__file__).parent
@@ -36,12 +35,6 @@ BUILT_IN_FILES: tuple[Path, ...] = (
 
 DEFAULT_ID = "provisional-2"
 """The catalog of new games."""
-
-
-def content_hash(data: Any) -> str:
-    """The SHA-256 (hex) of ``data``'s canonical JSON: sorted keys, no spaces, UTF-8."""
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, eq=False)

@@ -7,8 +7,8 @@
     python -m engine arena --a LEVEL --b LEVEL [--games N] ...
     python -m engine balance [--catalog ID|FILE] [--games N] [--budget B] [--json] ...
 
-FILE is ``{"moves": [move, ...]}`` with an optional ``"catalog"`` path (relative to the current
-directory), or a game record: JSON (``"format": "inland-port-record/1"``) or the text notation
+FILE is ``{"moves": [move, ...]}`` with an optional ``"catalog"``: a built-in catalog's id
+(``"provisional-2"``) or a path (relative to the current directory); or a game record: JSON (``"format": "inland-port-record/1"``) or the text notation
 (docs/notation.md). An illegal or malformed move, or an unreadable FILE, ends with exit status 1
 and one line on stderr (for a record: naming the line).
 """
@@ -26,6 +26,7 @@ from typing import Any
 from .arena import add_arena_command
 from .balance import add_balance_command
 from .catalog import Catalog, default_catalog
+from .catalogs import built_in_registry
 from .loader import load_catalog
 from .record import RecordError, read_record
 from .rules import apply, legal_moves
@@ -36,6 +37,13 @@ class _Unreadable(Exception):
     pass
 
 
+def _read_record_file(text: str) -> tuple[list[Any], Catalog]:
+    """A game record's moves and the built-in catalog it names."""
+    known = {(e.id, e.hash): e.catalog for e in built_in_registry().all()}
+    record = read_record(text, lambda name, digest: known.get((name, digest)))
+    return list(record.moves), known[(record.catalog_name, record.catalog_sha256)]
+
+
 def _read_game_file(path: str) -> tuple[list[Any], Catalog]:
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -44,9 +52,9 @@ def _read_game_file(path: str) -> tuple[list[Any], Catalog]:
         except json.JSONDecodeError:
             if text.lstrip().startswith(("{", "[")):
                 raise
-            return list(read_record(text).moves), default_catalog()  # the text notation
+            return _read_record_file(text)  # the text notation
         if isinstance(data, dict) and "format" in data:
-            return list(read_record(text).moves), default_catalog()
+            return _read_record_file(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
         raise _Unreadable(f"cannot read {path}: {err}") from err
     except RecordError as err:
@@ -57,8 +65,9 @@ def _read_game_file(path: str) -> tuple[list[Any], Catalog]:
     if "catalog" in data:
         if not isinstance(data["catalog"], str):
             raise _Unreadable(f"{path}: catalog must be a path")
+        built_in = {entry.id: entry.catalog for entry in built_in_registry().all()}
         try:
-            catalog = load_catalog(data["catalog"])
+            catalog = built_in.get(data["catalog"]) or load_catalog(data["catalog"])
         except ValueError as err:
             raise _Unreadable(str(err)) from err
     return data["moves"], catalog

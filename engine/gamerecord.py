@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -61,18 +60,16 @@ def catalog_sha256(data: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@cache
-def _bundled_sha256() -> str:
-    path = Path(__file__).with_name("catalog.json")
-    return catalog_sha256(json.loads(path.read_text(encoding="utf-8")))
-
-
 def catalog_id(catalog: Catalog | None = None, path: str | Path | None = None) -> tuple[str, str]:
-    """The catalog's name and digest: the bundled catalog, or the one loaded from ``path``."""
+    """The catalog's name and digest: the bundled catalog's, ``catalog``'s, or the file ``path``'s."""
     catalog = catalog or default_catalog()
     if path is None:
-        return catalog.name, _bundled_sha256()
+        return catalog.name, catalog.sha256
     return catalog.name, catalog_sha256(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+CatalogFinder = Callable[[str, str], Catalog | None]
+"""The catalog of a record's name and digest, None when it is not known (``checked_record``)."""
 
 
 ENDINGS = ("resigned", "claimed", "aborted")
@@ -172,18 +169,29 @@ def checked_record(
     seats: tuple[str, str],
     moves: Sequence[tuple[int, Any]],
     result: tuple[int, Any],
-    catalog: Catalog | None = None,
+    catalog: Catalog | CatalogFinder | None = None,
     ending: tuple[int, RecordEnding] | None = None,
 ) -> GameRecord:
     """A record read from ``(line, move)`` entries, replayed and checked; else :class:`RecordError`.
 
     ``named`` is ``(line, catalog name, digest)``; ``result`` is ``(line, claimed result)``, and a
-    claimed result (None: not stated) must be the one the moves give. ``ending`` is ``(line,
-    ending)`` for a game that ended before its last move (its moves must not finish the game).
+    claimed result (None: not stated) must be the one the moves give. The record must name
+    ``catalog`` (by default the bundled one) or, given a finder, a catalog the finder knows.
+    ``ending`` is ``(line, ending)`` for a game that ended before its last move (its moves must
+    not finish the game).
     """
+    catalog_line, catalog_name, digest = named
+    if callable(catalog):
+        catalog = catalog(catalog_name, digest)
+        if catalog is None:
+            raise RecordError(
+                "catalog",
+                catalog_line,
+                f"the record was played with the catalog {catalog_name!r} "
+                f"(sha256 {digest[:12]}…), which is not known here",
+            )
     catalog = catalog or default_catalog()
     expected = catalog_id(catalog)
-    catalog_line, catalog_name, digest = named
     if (catalog_name, digest) != expected:
         raise RecordError(
             "catalog",

@@ -24,6 +24,7 @@ from typing import Any
 from .catalog import Catalog
 from .gamerecord import (
     DEFAULT_SEATS,
+    CatalogFinder,
     GameRecord,
     RecordError,
     checked_record,
@@ -163,7 +164,7 @@ def record_text(record: GameRecord, catalog: Catalog | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_notation(text: str, catalog: Catalog | None = None) -> GameRecord:
+def read_notation(text: str, catalog: Catalog | CatalogFinder | None = None) -> GameRecord:
     """Read a record written in the notation and replay it (:class:`RecordError` names the line)."""
     header: dict[str, tuple[int, str]] = {}
     moves: list[tuple[int, Any]] = []

@@ -23,6 +23,7 @@ from .gamerecord import (
     DEFAULT_SEATS,
     ENDINGS,
     MAX_MOVES,
+    CatalogFinder,
     GameRecord,
     RecordEnding,
     RecordError,
@@ -42,6 +43,7 @@ __all__ = [
     "FORMAT",
     "MAX_MOVES",
     "MAX_RECORD_BYTES",
+    "CatalogFinder",
     "GameRecord",
     "RecordEnding",
     "RecordError",
@@ -80,7 +82,7 @@ def record_json(record: GameRecord, catalog: Catalog | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def read_record(text: str, catalog: Catalog | None = None) -> GameRecord:
+def read_record(text: str, catalog: Catalog | CatalogFinder | None = None) -> GameRecord:
     """Read a record in either format (JSON when it starts with ``{``) and replay it.
 
     Raises :class:`RecordError` naming the line of the first problem.
@@ -92,7 +94,7 @@ def read_record(text: str, catalog: Catalog | None = None) -> GameRecord:
     return read_notation(text, catalog)
 
 
-def _read_json(text: str, catalog: Catalog | None) -> GameRecord:
+def _read_json(text: str, catalog: Catalog | CatalogFinder | None) -> GameRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:

@@ -51,6 +51,16 @@ class CreateRoomIn(Strict):
     computer: Literal["easy", "normal", "strong"] | None = Field(
         None, description="play against the computer at this strength; null: a human opponent"
     )
+    catalog: str | None = Field(
+        None,
+        max_length=64,
+        description=(
+            "the id of the catalog (the game's numbers) the room is played with, one of this "
+            'server\'s catalogs (built in: "provisional-1", "provisional-2"; more may be '
+            "installed); null: the default for new rooms, provisional-2. An unknown id is "
+            "refused with 422 and the code unknown_catalog"
+        ),
+    )
 
     @field_validator("host_seat", mode="before")
     @classmethod
@@ -68,6 +78,8 @@ class RoomCreatedOut(BaseModel):
     invite_link: str | None = Field(description="null when the computer holds the other seat")
     spectator_link: str
     version: int
+    catalog: str = Field(description="the id of the catalog the room is played with")
+    catalog_sha256: str = Field(description="the SHA-256 of that catalog's numbers")
 
 
 class SeatOut(BaseModel):
@@ -86,6 +98,8 @@ class RoomOut(BaseModel):
     result: dict[str, Any] | None = Field(
         description="once finished: scores, winner (null for a draw), breakdown per seat"
     )
+    catalog: str = Field(description="the id of the catalog the room is played with")
+    catalog_sha256: str = Field(description="the SHA-256 of that catalog's numbers")
 
 
 class LegalOut(BaseModel):
@@ -116,6 +130,7 @@ class LogMove(BaseModel):
 
 class LogOut(BaseModel):
     moves: list[LogMove]
+    catalog: str = Field(description="the id of the catalog the room is played with")
 
 
 class RematchOut(BaseModel):
@@ -143,15 +158,21 @@ class StaleProblem(Problem):
     "/rooms",
     status_code=201,
     response_model=RoomCreatedOut,
-    responses={422: {"description": "bad host_seat or computer"}},
+    responses={422: {"description": "bad host_seat, computer or catalog (code unknown_catalog)"}},
 )
 def create_room(
     body: CreateRoomIn, session: SessionDep, base: BaseUrlDep, hub: HubDep
 ) -> RoomCreatedOut:
     """Open a private room. The host gets a seat token, the spectator link and, unless the
-    computer takes the other seat, the invite link."""
+    computer takes the other seat, the invite link. The room is played with the chosen catalog
+    for good: its replay never changes when another catalog becomes the default."""
     created = rooms.create_room(
-        session, host_seat=body.host_seat, base_url=base, computer=body.computer, publisher=hub
+        session,
+        host_seat=body.host_seat,
+        base_url=base,
+        computer=body.computer,
+        catalog_id=body.catalog,
+        publisher=hub,
     )
     return RoomCreatedOut(
         room=created.room_id,
@@ -161,6 +182,8 @@ def create_room(
         invite_link=created.invite_link,
         spectator_link=created.spectator_link,
         version=created.version,
+        catalog=created.catalog_id,
+        catalog_sha256=created.catalog_sha256,
     )
 
 
@@ -201,6 +224,8 @@ def get_room(
         spectators=room.spectators,
         finished=room.finished,
         result=room.result,
+        catalog=room.catalog,
+        catalog_sha256=room.catalog_sha256,
     )
 
 
@@ -266,8 +291,11 @@ def post_move(
 
 @router.get("/rooms/{room_id}/moves", response_model=LogOut, responses={403: {"model": Problem}})
 def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> LogOut:
-    """The move log, oldest first; `{"moves": [m["move"] ...]}` is a replay file for the engine."""
-    return LogOut(moves=[LogMove(**m) for m in queries.move_log(session, room_id=room_id)])
+    """The move log, oldest first, and the room's catalog: `{"moves": [m["move"] ...], "catalog":
+    ...}` is a replay file for the engine (for a catalog built into it)."""
+    moves = [LogMove(**m) for m in queries.move_log(session, room_id=room_id)]
+    catalog = queries.room_catalog(session, room_id=room_id)
+    return LogOut(moves=moves, catalog=catalog)
 
 
 @router.post(

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from app import catalogs
 from app.cookies import set_cookie
 from app.deps import (
     BaseUrlDep,
@@ -37,7 +38,7 @@ from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language_of
 from app.refusals import sentence, status
 from app.roomview import RoomView
 from app.services import moves, rematch, rooms
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, UnknownCatalog
 from app.ui.board import board_context, render_board
 from app.ui.chat import chat_page_context
 from app.ui.fields import whole_number
@@ -50,7 +51,6 @@ from app.ui.wheel import WEDGES
 from app.ui.words import GOODS, words_for
 from app.ui.yourgames import game_rows
 from app.yourgames import room_tokens, your_games
-from engine import default_catalog
 
 router = APIRouter(include_in_schema=False)
 
@@ -113,10 +113,11 @@ def choose_language(request: Request, form: FormDep, t: TranslatorDep) -> Respon
 
 @router.get("/rules", response_class=HTMLResponse)
 def rules(request: Request, lang: LangDep) -> HTMLResponse:
-    """The rules in short, in the viewer's language, drawn with the table's own pictures."""
+    """The rules in short, in the viewer's language, drawn with the table's own pictures and the
+    numbers of new rooms (the default catalog)."""
     words = words_for(lang)
-    catalog = default_catalog()
-    goods = start_counters(words)
+    catalog = catalogs.registry().default()
+    goods = start_counters(words, catalog)
     by_amount = sorted(goods, key=lambda counter: -counter.amount)
     context = {
         "wedges": WEDGES,
@@ -145,7 +146,8 @@ def create_room(
 ) -> Response:
     """Open a room with the host in the chosen seat, then sit the host down by their seat link.
 
-    The opponent is a friend (invited by link) or the computer at the chosen strength.
+    The opponent is a friend (invited by link) or the computer at the chosen strength; the
+    room is played with the chosen catalog (by default the one for new rooms).
     """
     host_seat = HOST_SEATS.get(form.get("host_seat", ""))
     opponent = form.get("computer", "")
@@ -160,13 +162,20 @@ def create_room(
         return templates_for(lang).TemplateResponse(
             request, "home.html", {"error": error}, status_code=422
         )
-    created = rooms.create_room(
-        session,
-        host_seat=host_seat,  # type: ignore[arg-type]
-        base_url=base,
-        computer=OPPONENTS[opponent],
-        publisher=hub,
-    )
+    try:
+        created = rooms.create_room(
+            session,
+            host_seat=host_seat,  # type: ignore[arg-type]
+            base_url=base,
+            computer=OPPONENTS[opponent],
+            catalog_id=form.get("catalog") or None,
+            publisher=hub,
+        )
+    except UnknownCatalog as refused:
+        context = {"error": sentence(refused.code, refused.params, lang)}
+        return templates_for(lang).TemplateResponse(
+            request, "home.html", context, status_code=status(refused.code)
+        )
     return RedirectResponse(f"/s/{created.token}", status_code=303)
 
 

@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from app import analyses, queries
+from app import analyses, catalogs, queries
 from app.analysis_jobs import AnalysisRunner
 from app.deps import (
     BaseUrlDep,
@@ -173,7 +173,8 @@ def export_record(room_id: str, kind: str, session: SessionDep, viewer: TableVie
     if kind not in ("json", "txt"):
         return PlainTextResponse("Choose record.json or record.txt.", status_code=404)
     record = queries.room_record(session, room_id=room_id)
-    body = record_json(record) if kind == "json" else record_text(record)
+    catalog = catalogs.of_record(record)
+    body = record_json(record, catalog) if kind == "json" else record_text(record, catalog)
     media = "application/json" if kind == "json" else "text/plain; charset=utf-8"
     disposition = f'attachment; filename="inland-port-{room_id}.{kind}"'
     return Response(body, media_type=media, headers={"Content-Disposition": disposition})
@@ -231,7 +232,7 @@ async def import_record(request: Request, session: SessionDep, lang: LangDep) ->
     text = raw[len(IMPORT_FIELD) :] if raw.startswith(IMPORT_FIELD) else raw
     text = text.rstrip("\r\n")
     try:
-        record: GameRecord = await run_in_threadpool(read_record, text)
+        record: GameRecord = await run_in_threadpool(read_record, text, catalogs.find)
     except RecordError as err:
         error = record_sentence(err.code, err.line, lang)
         context = {"error": error, "detail": str(err), "text": text}

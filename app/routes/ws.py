@@ -32,9 +32,11 @@ from starlette import status
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
+from app import catalogs
 from app.deps import base_url, cookie_name, get_hub, get_sessionmaker, get_settings
 from app.guards import origin_allowed
 from app.i18n import language_of
+from app.models import Room
 from app.realtime import RoomSocket
 from app.roomview import Viewer
 from app.services import presence, seats
@@ -63,8 +65,19 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
     if viewer is None or viewer.room_id != room_id:
         await websocket.close(code=status.WS_1008_POLICY_VIOLATION, reason="no access to room")
         return
+    if not await run_in_threadpool(_catalog_here, websocket, room_id):
+        reason = "this server does not have the room's catalog"
+        await websocket.close(code=status.WS_1008_POLICY_VIOLATION, reason=reason)
+        return
     await websocket.accept()
     await _serve(websocket, viewer)
+
+
+def _catalog_here(websocket: WebSocket, room_id: str) -> bool:
+    """Whether this server has the numbers the room is pinned to (`app.catalogs`)."""
+    with get_sessionmaker(websocket)() as session:
+        room = session.get(Room, room_id)
+        return room is not None and catalogs.find(room.catalog_id, room.catalog_sha256) is not None
 
 
 def _resolve(websocket: WebSocket, token: str) -> Viewer | None:

@@ -12,6 +12,7 @@ import json
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app import catalogs
 from app.analyses import AnalysisState, state_of
 from app.models import Analysis, Room
 from app.queries import canonical_log
@@ -35,7 +36,7 @@ def request_analysis(session: Session, *, room_id: str) -> AnalysisState:
         existing = state_of(session.get(Analysis, room_id))
         if existing is not None:
             return existing
-        total = len(turns_of(canonical_log(session, room_id)))
+        total = len(turns_of(canonical_log(session, room_id), catalogs.of_room(room)))
         session.add(
             Analysis(
                 room_id=room_id,

@@ -8,7 +8,8 @@ sentence in each language).
 `ClientMoveIdReused` (``client_move_id_reused``), `RematchRefused` (``rematch_refused``),
 `NotAnalysable` (``not_analysable``), `ReissueRefused` (``not_the_host``,
 ``no_seat_to_reissue``), `NotStarted` (``not_started``), `EndingRefused` (``cannot_abort``,
-``not_absent``, ...), `NoAccess` (``needs_token``, ``wrong_token``,
+``not_absent``, ...), `UnknownCatalog` (``unknown_catalog``), `CatalogMissing`
+(``catalog_missing``), `NoAccess` (``needs_token``, ``wrong_token``,
 ``not_a_player``: the JSON API's token checks).
 """
 
@@ -99,6 +100,25 @@ class NotAnalysable(ServiceError):
     """The game can still change: only finished games and imported records are analysed."""
 
     code = "not_analysable"
+
+
+class UnknownCatalog(ServiceError):
+    """A new room asked for a catalog this server does not have."""
+
+    code = "unknown_catalog"
+
+    def __init__(self, catalog_id: str) -> None:
+        super().__init__(params={"catalog": catalog_id})
+
+
+class CatalogMissing(ServiceError):
+    """The room is pinned to numbers (catalog id and SHA-256) this server does not have."""
+
+    code = "catalog_missing"
+
+    def __init__(self, room_id: str, catalog_id: str) -> None:
+        super().__init__(params={"catalog": catalog_id})
+        self.room_id = room_id
 
 
 class NoAccess(ServiceError):

@@ -6,8 +6,9 @@
 - **fork** (`origin="fork"`): "play from here" opens a new room whose log starts with the first N
   moves of another room's game, against the computer or a friend, like a room from the home page.
 
-The record was replayed by the engine before it gets here (`engine.record.read_record`): a refused
-record stores nothing. A room's own record is a read (`app.queries.room_record`).
+The record was replayed by the engine before it gets here (`engine.record.read_record`, with the
+catalog it names: one this server has, `app.catalogs.find`): a refused record stores nothing. The
+room is pinned to the record's catalog. A room's own record is a read (`app.queries.room_record`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
+from app import catalogs
 from app.models import Link
 from app.notify import Publisher
 from app.security import new_token, token_hash
@@ -33,7 +35,10 @@ class ImportedRoom:
 def import_record(session: Session, *, record: GameRecord) -> ImportedRoom:
     """A read-only review room holding `record`'s game; its one link is a spectator's."""
     token = new_token()
-    room = new_room(session, computer=None, computer_seat=None, start=record, origin="import")
+    catalog = catalogs.of_record(record)
+    room = new_room(
+        session, computer=None, computer_seat=None, start=record, origin="import", catalog=catalog
+    )
     if record.ending is not None:  # a game resigned, claimed or aborted: it ended there
         room.ending, room.ending_seat, room.finished = record.ending.kind, record.ending.seat, True
     session.add(Link(token_hash=token_hash(token), room_id=room.id, kind="spectator", seat=None))
@@ -67,6 +72,7 @@ def fork_room(
         start=record,
         origin="fork",
         origin_room_id=origin_room_id,
+        catalog=catalogs.of_record(record),
     )
     if room.finished:
         session.rollback()

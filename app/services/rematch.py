@@ -1,11 +1,13 @@
 """Rematches: writes a player's offer and, once both players asked (at once against the
-computer), the new room with the seats swapped, its seats and spectator links."""
+computer), the new room with the seats swapped, its seats and spectator links. A rematch is played
+with the numbers of the game it follows (its catalog)."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app import catalogs
 from app.models import Link, RematchOffer, Room, Seat
 from app.notify import Publisher, queue_notify
 from app.queries import rematch_offers, rematch_seen
@@ -66,7 +68,11 @@ def _open_rematch_room(session: Session, old_room: Room, offers: list[RematchOff
     derived from the old seat token."""
     computer_seat = None if old_room.computer_seat is None else 1 - old_room.computer_seat
     room = new_room(
-        session, computer=old_room.computer, computer_seat=computer_seat, rematch_of=old_room.id
+        session,
+        computer=old_room.computer,
+        computer_seat=computer_seat,
+        rematch_of=old_room.id,
+        catalog=catalogs.of_room(old_room),
     )
     if old_room.host_seat is not None:
         room.host_seat = 1 - old_room.host_seat

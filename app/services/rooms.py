@@ -11,6 +11,7 @@ from typing import Literal
 from sqlalchemy.orm import Session
 
 import engine
+from app import catalogs
 from app.links import invite_link, seat_link, spectator_link
 from app.models import Link, Move, Room, Seat
 from app.notify import Publisher
@@ -30,6 +31,9 @@ class CreatedRoom:
     invite_link: str | None
     spectator_link: str
     version: int
+    #: The catalog the room is played with: its id and SHA-256.
+    catalog_id: str
+    catalog_sha256: str
 
 
 def new_room(
@@ -41,15 +45,16 @@ def new_room(
     start: GameRecord | None = None,
     origin: Literal["import", "fork"] | None = None,
     origin_room_id: str | None = None,
+    catalog: engine.Catalog,
 ) -> Room:
-    """Add the row of a room (flushed, so seats and links may follow).
+    """Add the row of a room played with `catalog` (flushed, so seats and links may follow).
 
     The game begins at the start, or after the moves of the record `start`: they become the
     first rows of the room's log, so the log is still the whole game and its replay the board.
     """
     stamp = now()
     moves = start.moves if start is not None else ()
-    positions = start.positions() if start is not None else [engine.new_game()]
+    positions = start.positions(catalog) if start is not None else [engine.new_game(catalog)]
     room = Room(
         id=new_room_id(),
         version=len(moves),
@@ -64,6 +69,7 @@ def new_room(
         start_moves=len(moves),
         origin_room_id=origin_room_id,
     )
+    catalogs.pin(room, catalog)
     session.add(room)
     session.flush()
     for seq, (move, before) in enumerate(zip(moves, positions, strict=False)):
@@ -92,12 +98,15 @@ def create_room(
     host_seat: int | Literal["random"],
     base_url: str,
     computer: str | None = None,
+    catalog_id: str | None = None,
     publisher: Publisher | None = None,
 ) -> CreatedRoom:
     """A new room with the host in `host_seat` (0 moves first; "random" lets chance decide).
 
     With `computer` ("easy", "normal" or "strong") the computer holds the other seat: there is
     no invite link, and the publisher hears of the new room so the computer can open the game.
+    The room is played with the catalog `catalog_id` (None: the default for new rooms;
+    `UnknownCatalog` for one this server does not have).
     """
     if host_seat == "random":
         seat = secrets.randbelow(2)
@@ -106,8 +115,12 @@ def create_room(
     else:
         raise ValueError('host_seat must be 0, 1 or "random"')
     check_opponent(computer)
+    catalog = catalogs.chosen(catalog_id)
     room = new_room(
-        session, computer=computer, computer_seat=None if computer is None else 1 - seat
+        session,
+        computer=computer,
+        computer_seat=None if computer is None else 1 - seat,
+        catalog=catalog,
     )
     return seat_host(session, room, seat=seat, base_url=base_url, publisher=publisher)
 
@@ -133,7 +146,7 @@ def seat_host(
     session.add(
         Link(token_hash=token_hash(spectator), room_id=room_id, kind="spectator", seat=seat)
     )
-    version = room.version
+    version, catalog_id, catalog_sha256 = room.version, room.catalog_id, room.catalog_sha256
     session.commit()
     if computer is not None and publisher is not None:
         publisher.room_changed(room_id, None)
@@ -145,4 +158,6 @@ def seat_host(
         invite_link=None if computer is not None else invite_link(base_url, invite),
         spectator_link=spectator_link(base_url, spectator),
         version=version,
+        catalog_id=catalog_id,
+        catalog_sha256=catalog_sha256,
     )

@@ -112,7 +112,7 @@ def answer_takeback(
 def _take_back(session: Session, room: Room, seat: int, count: int, now_at: Position) -> Position:
     """Append the takeback of `seat`'s last `count` moves to the locked room's log."""
     played = now_at.played[: len(now_at.played) - count]
-    state = replay_played(played)
+    state = replay_played(played, now_at.state.catalog)
     seq = room.version
     session.add(
         Move(

@@ -23,6 +23,7 @@ from starlette.templating import Jinja2Templates
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, html_lang, translations
 from engine.catalog import Warehouse
 
+from .catalogs import catalog_choices, catalog_label
 from .words import words_for
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -56,6 +57,8 @@ def _environment(code: str) -> jinja2.Environment:
     env.filters["num"] = words.number
     env.globals["warehouse_cells"] = lambda wh: warehouse_cells(code, wh)
     env.globals["drawn"] = lambda macro, *args: drawn(code, macro, args)
+    env.globals["catalog_choices"] = lambda: catalog_choices(code)
+    env.globals["catalog_label"] = lambda catalog_id: catalog_label(catalog_id, code)
     return env
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.roomview import RoomView
-from engine import GameState, new_game, score_breakdown
+from engine import Catalog, GameState, new_game, score_breakdown
 
 from .wheel import Tile, tile, tile_positions
 from .words import GOODS, Words
@@ -77,9 +77,9 @@ def counters(state: GameState, seat: int, words: Words) -> tuple[Counter, ...]:
     )
 
 
-def start_counters(words: Words) -> tuple[Counter, ...]:
+def start_counters(words: Words, catalog: Catalog) -> tuple[Counter, ...]:
     """The goods counters every player starts with (the rules page draws them)."""
-    return counters(new_game(), 0, words)
+    return counters(new_game(catalog), 0, words)
 
 
 def seat_role(seat: int, viewer_seat: int | None) -> str:

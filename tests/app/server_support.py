@@ -18,9 +18,15 @@ def token_of(link: str) -> str:
     return link.rsplit("/", 1)[1]
 
 
-def new_room(client: TestClient, host_seat: int | str = 0) -> dict[str, Any]:
-    """A room with both seats claimed: {"room", "tokens": {seat: token}, "spectator", ...}."""
-    response = client.post("/api/rooms", json={"host_seat": host_seat})
+def new_room(
+    client: TestClient, host_seat: int | str = 0, catalog: str | None = None
+) -> dict[str, Any]:
+    """A room with both seats claimed: {"room", "tokens": {seat: token}, "spectator", ...},
+    played with `catalog` (None: the default for new rooms)."""
+    body: dict[str, Any] = {"host_seat": host_seat}
+    if catalog is not None:
+        body["catalog"] = catalog
+    response = client.post("/api/rooms", json=body)
     assert response.status_code == 201, response.text
     created = response.json()
     claimed = client.post(f"/api/invites/{token_of(created['invite_link'])}")

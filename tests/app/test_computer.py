@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 import engine
-from app import queries
+from app import catalogs, queries
 from app.computer import ComputerPlayer
 from app.db import make_engine, make_sessionmaker
 from app.main import create_app
@@ -212,7 +212,7 @@ def test_a_whole_game_against_the_easy_computer(
     assert [m["seq"] for m in moves] == [seq for seq, _, _ in rows] == list(range(len(rows)))
     # Replaying the log move by move: each move was made by the seat to move, and every move of
     # the computer's seat carries its id for the version it was thought on.
-    state = engine.new_game()
+    state = engine.new_game(catalogs.registry().get(created["catalog"]))
     for (seq, seat, client_move_id), logged in zip(rows, moves, strict=True):
         assert seat == state.to_move == logged["seat"]
         if seat != human:

@@ -38,6 +38,8 @@ SAMPLE_PARAMS: dict[str, Any] = {
 SERVICE_PARAMS: dict[str, dict[str, Any]] = {
     "stale_version": {"current_version": 12},
     "bad_client_move_id": {"max_length": 64},
+    "unknown_catalog": {"catalog": "printed"},
+    "catalog_missing": {"catalog": "printed"},
     "chat_too_long": {"max_length": 300},
     "chat_too_fast": {"limit": 5, "seconds": 10, "retry_after": 3},
 }

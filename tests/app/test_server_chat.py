@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from starlette.testclient import WebSocketTestSession
 from websockets.sync.client import connect
 
+from app import catalogs
 from app.chatview import host_seat
 from app.models import Seat
 from app.services import rooms
@@ -259,11 +260,14 @@ def test_a_message_reaches_a_socket_of_another_process(database_url: str, tmp_pa
 def test_the_host_is_the_player_who_opened_the_room_also_in_a_rematch(database_url: str) -> None:
     db = create_engine(database_url)
     with Session(db) as session:
-        first = rooms.new_room(session, computer=None, computer_seat=None)
+        catalog = catalogs.registry().default()
+        first = rooms.new_room(session, computer=None, computer_seat=None, catalog=catalog)
         session.add(Seat(room_id=first.id, seat=1, token_hash="h" * 64, joined_at=first.created_at))
         later = first.created_at + timedelta(minutes=1)
         session.add(Seat(room_id=first.id, seat=0, token_hash="g" * 64, joined_at=later))
-        again = rooms.new_room(session, computer=None, computer_seat=None, rematch_of=first.id)
+        again = rooms.new_room(
+            session, computer=None, computer_seat=None, rematch_of=first.id, catalog=catalog
+        )
         for seat, digest in ((0, "i"), (1, "j")):
             session.add(
                 Seat(

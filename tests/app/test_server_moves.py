@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from server_support import bearer, new_room, play
 
 import engine
+from app.models import Room
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -223,7 +224,10 @@ def test_the_move_log_is_a_replay_file_for_the_engine(client: TestClient, tmp_pa
         m["move"] == json.loads(engine.canonical(engine.parse_move(m["move"]))) for m in moves
     )
     replay_file = tmp_path / "game.json"
-    replay_file.write_text(json.dumps({"moves": [m["move"] for m in moves]}))
+    assert log.json()["catalog"] == room["catalog"] == "provisional-2"
+    replay_file.write_text(
+        json.dumps({"moves": [m["move"] for m in moves], "catalog": log.json()["catalog"]})
+    )
     done = subprocess.run(
         [sys.executable, "-m", "engine", "replay", str(replay_file)],
         capture_output=True,
@@ -237,7 +241,7 @@ def test_the_move_log_is_a_replay_file_for_the_engine(client: TestClient, tmp_pa
 def test_a_full_game_ends_with_scores_and_a_rematch_with_seats_swapped(
     client: TestClient,
 ) -> None:
-    room = new_room(client, host_seat=1)
+    room = new_room(client, host_seat=1, catalog="provisional-1")
     play(client, room, 400, seed=7)
     final = room_state(client, room)
     assert final["finished"] is True and final["summary"]["to_move"] is None
@@ -261,6 +265,9 @@ def test_a_full_game_ends_with_scores_and_a_rematch_with_seats_swapped(
     new_room_id = accepted["room"]
     again = client.post(path, headers=bearer(room["tokens"][0])).json()
     assert again["room"] == new_room_id
+    with client.app.state.sessionmaker() as session:  # type: ignore[attr-defined]
+        rematch_room = session.get(Room, new_room_id)
+        assert rematch_room is not None and rematch_room.catalog_id == "provisional-1"
     # Each player's personal link into the new room holds the other seat.
     for old_seat, link in ((1, accepted["seat_link"]), (0, again["seat_link"])):
         new_token = link.rsplit("/", 1)[1]

@@ -10,6 +10,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 import engine
+from engine.catalogs import built_in_registry
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 """Screenshots land here (ignored by git): look at them."""
@@ -129,12 +130,15 @@ class Table:
 
 
 def room_state(base_url: str, room_id: str, token: str) -> Any:
-    """The engine position of a room, replayed from the move log the JSON API serves."""
+    """The engine position of a room, replayed from the move log the JSON API serves with the
+    room's catalog."""
     response = httpx.get(
         f"{base_url}/api/rooms/{room_id}/moves", headers={"Authorization": f"Bearer {token}"}
     )
     response.raise_for_status()
-    return engine.replay([m["move"] for m in response.json()["moves"]])
+    log = response.json()
+    catalog = built_in_registry().get(log["catalog"])
+    return engine.replay([m["move"] for m in log["moves"]], catalog)
 
 
 def room_id_of(page: Page) -> str:

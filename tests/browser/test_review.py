@@ -29,8 +29,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def played_room(base_url: str, moves: list[str]) -> dict[str, Any]:
-    """A room with both seats claimed in which `moves` were played through the JSON API."""
-    created = httpx.post(f"{base_url}/api/rooms", json={"host_seat": 0}).json()
+    """A room with both seats claimed in which `moves` were played through the JSON API.
+
+    The moves are the engine's default catalog's (`provisional-1`): the room is played with it."""
+    body = {"host_seat": 0, "catalog": engine.default_catalog().name}
+    created = httpx.post(f"{base_url}/api/rooms", json=body).json()
     guest = httpx.post(f"{base_url}/api/invites/{created['invite_link'].rsplit('/', 1)[1]}").json()
     tokens = {created["seat"]: created["token"], guest["seat"]: guest["token"]}
     state = engine.new_game()

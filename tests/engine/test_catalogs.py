@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import default_catalog, new_game
+from engine import Catalog, default_catalog, legal_moves, new_game
 from engine.catalogs import (
     BUILT_IN_FILES,
     DEFAULT_ID,
@@ -17,6 +17,7 @@ from engine.catalogs import (
     load_registry,
     read_catalog_file,
 )
+from engine.record import GameRecord, RecordError, read_record, record_json
 
 PROVISIONAL_1_SHA256 = "9493fd45a591aaf5841a28a13e12497628180d0e366b3f65dac96af97b801456"
 
@@ -132,3 +133,33 @@ def test_an_unknown_id_names_the_known_ones() -> None:
     known = re.escape("unknown catalog 'nope' (known: provisional-1, provisional-2)")
     with pytest.raises(KeyError, match=known):
         load_registry().get("nope")
+
+
+def test_each_catalog_knows_its_own_hash_and_a_record_names_it() -> None:
+    registry = load_registry()
+    fair = registry.entry("provisional-2")
+    assert fair.catalog.sha256 == fair.hash != registry.hash("provisional-1")
+    assert default_catalog().sha256 == PROVISIONAL_1_SHA256
+    state = new_game(fair.catalog)
+    moves = [legal_moves(state)[0]]
+    record = GameRecord.of(moves, catalog=fair.catalog)
+    assert (record.catalog_name, record.catalog_sha256) == ("provisional-2", fair.hash)
+
+
+def test_a_record_is_read_with_the_catalog_a_finder_knows_by_name_and_digest() -> None:
+    registry = load_registry()
+    fair = registry.entry("provisional-2")
+    first = legal_moves(new_game(fair.catalog))[0]
+    text = record_json(GameRecord.of([first], catalog=fair.catalog), fair.catalog)
+
+    def finder(name: str, digest: str) -> Catalog | None:
+        known = {(e.id, e.hash): e.catalog for e in registry.all()}
+        return known.get((name, digest))
+
+    assert read_record(text, finder).moves == (first,)
+    with pytest.raises(RecordError) as refused:
+        read_record(text, lambda name, digest: None)
+    assert refused.value.code == "catalog"
+    with pytest.raises(RecordError) as refused:
+        read_record(text)  # the bundled catalog is provisional-1
+    assert refused.value.code == "catalog"

@@ -1,8 +1,8 @@
 """rooms: the host's seat, how a game ended early, the computer standing in, a takeback asked
 for; seats: when their player was last seen; room events
 
-Revision ID: 0005_roomlife
-Revises: 0004_chat
+Revision ID: 0006_roomlife
+Revises: 0005_catalogs
 Create Date: 2026-12-02
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005_roomlife"
-down_revision: str | None = "0004_chat"
+revision: str = "0006_roomlife"
+down_revision: str | None = "0005_catalogs"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

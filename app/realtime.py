@@ -131,6 +131,53 @@ class _Feed:
         self.chat_changed = asyncio.Event()
         self.chat_task: asyncio.Task[None] | None = None
 
+    async def draw_boards(self, room_id: str, make_boards: BoardMaker) -> None:
+        """Draw and hand out the room's boards after every change, for as long as it is watched."""
+        while True:
+            await self.changed.wait()
+            self.changed.clear()
+            facts = None if self.facts_stale else self.facts
+            self.facts_stale = False
+            groups = frozenset(socket.group for socket in self.sockets)
+            try:
+                facts, version, boards = await asyncio.to_thread(
+                    make_boards, room_id, facts, self.version, groups
+                )
+            except Exception:
+                log.exception("drawing the boards of room %s failed; trying again", room_id)
+                self.facts_stale = True
+                self.changed.set()
+                await asyncio.sleep(RETRY_DELAY)
+                continue
+            if not self.facts_stale:
+                self.facts = facts
+            self.version = max(self.version, version)
+            for socket in self.sockets:
+                html = boards.get(socket.group)
+                if html is None:  # joined while the boards were drawn
+                    self.changed.set()
+                else:
+                    socket.offer(html)
+
+    async def draw_chats(self, room_id: str, make_chats: ChatMaker) -> None:
+        """Draw and hand out the room's chat after every change, for as long as it is watched."""
+        while True:
+            await self.chat_changed.wait()
+            self.chat_changed.clear()
+            groups = frozenset(socket.chat_group for socket in self.sockets)
+            try:
+                chats = await asyncio.to_thread(make_chats, room_id, groups)
+            except Exception:
+                log.exception("drawing the chat of room %s failed; trying again", room_id)
+                self.chat_changed.set()
+                await asyncio.sleep(RETRY_DELAY)
+                continue
+            for socket in self.sockets:
+                if socket.chat_group not in groups:  # joined while the chat was drawn
+                    self.chat_changed.set()
+                elif socket.chat_group in chats:
+                    socket.offer_chat(chats[socket.chat_group])
+
 
 class Hub:
     """Publish/subscribe for the rooms served by this process."""
@@ -152,9 +199,9 @@ class Hub:
         feed = self._feeds.get(room_id)
         if feed is None:
             feed = self._feeds[room_id] = _Feed()
-            feed.task = self._loop.create_task(self._run(room_id, feed))
+            feed.task = self._loop.create_task(feed.draw_boards(room_id, self._make_boards))
             if self.make_chats is not None:
-                feed.chat_task = self._loop.create_task(self._run_chat(room_id, feed))
+                feed.chat_task = self._loop.create_task(feed.draw_chats(room_id, self.make_chats))
         feed.sockets.add(socket)
 
     def leave(self, room_id: str, socket: RoomSocket) -> None:
@@ -240,54 +287,6 @@ class Hub:
             self.deliver(room_id, version)
         else:
             self._loop.call_soon_threadsafe(self.deliver, room_id, version)
-
-    async def _run(self, room_id: str, feed: _Feed) -> None:
-        """Draw and hand out the room's boards after every change, for as long as it is watched."""
-        while True:
-            await feed.changed.wait()
-            feed.changed.clear()
-            facts = None if feed.facts_stale else feed.facts
-            feed.facts_stale = False
-            groups = frozenset(socket.group for socket in feed.sockets)
-            try:
-                facts, version, boards = await asyncio.to_thread(
-                    self._make_boards, room_id, facts, feed.version, groups
-                )
-            except Exception:
-                log.exception("drawing the boards of room %s failed; trying again", room_id)
-                feed.facts_stale = True
-                feed.changed.set()
-                await asyncio.sleep(RETRY_DELAY)
-                continue
-            if not feed.facts_stale:
-                feed.facts = facts
-            feed.version = max(feed.version, version)
-            for socket in feed.sockets:
-                html = boards.get(socket.group)
-                if html is None:  # joined while the boards were drawn
-                    feed.changed.set()
-                else:
-                    socket.offer(html)
-
-    async def _run_chat(self, room_id: str, feed: _Feed) -> None:
-        """Draw and hand out the room's chat after every change, for as long as it is watched."""
-        assert self.make_chats is not None
-        while True:
-            await feed.chat_changed.wait()
-            feed.chat_changed.clear()
-            groups = frozenset(socket.chat_group for socket in feed.sockets)
-            try:
-                chats = await asyncio.to_thread(self.make_chats, room_id, groups)
-            except Exception:
-                log.exception("drawing the chat of room %s failed; trying again", room_id)
-                feed.chat_changed.set()
-                await asyncio.sleep(RETRY_DELAY)
-                continue
-            for socket in feed.sockets:
-                if socket.chat_group not in groups:  # joined while the chat was drawn
-                    feed.chat_changed.set()
-                elif socket.chat_group in chats:
-                    socket.offer_chat(chats[socket.chat_group])
 
     async def listen_postgres(self, database_url: str, *, retry_delay: float = 1.0) -> None:
         """Deliver the rooms' NOTIFY messages for ever, reconnecting when the link breaks."""

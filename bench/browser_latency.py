@@ -37,7 +37,7 @@ from bench.appserver import AppServer
 from bench.chromium import CHROMIUM, CHROMIUM_ARGS
 
 WAIT_MS = 30_000
-ACTIONABLE = "#board button.tile.can-act, #board li.can-act > button.card-button"
+ACTIONABLE = "#board .tile.can-act, #board li.can-act > button.card-button"
 
 #: In the mover's page: note when confirm (or pass) is clicked, before anything else handles it.
 NOTE_CLICK = """() => {

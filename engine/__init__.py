@@ -8,7 +8,8 @@ from .canonical import canonical_json
 from .catalog import GOODS, Building, Catalog, default_catalog
 from .effects import USE_FEE, has_action, use_fee
 from .errors import SENTENCES, IllegalMove, MalformedMove
-from .events import Event
+from .events import Event, gains_nothing
+from .forecast import RoundForecast, round_forecast
 from .loader import load_catalog
 from .moves import Move, canonical, parse_move
 from .rules import apply, apply_with_events, legal_moves, replay
@@ -40,6 +41,7 @@ __all__ = [
     "MalformedMove",
     "Move",
     "PlayerState",
+    "RoundForecast",
     "apply",
     "apply_with_events",
     "building_value",
@@ -47,6 +49,7 @@ __all__ = [
     "canonical_json",
     "default_catalog",
     "from_summary",
+    "gains_nothing",
     "has_action",
     "is_finished",
     "legal_moves",
@@ -55,6 +58,7 @@ __all__ = [
     "paid_amounts",
     "parse_move",
     "replay",
+    "round_forecast",
     "score_breakdown",
     "scores",
     "sector_label",

@@ -35,3 +35,15 @@ class Event:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self._fields)
         return f"Event({self.kind!r}, {args})"
+
+
+def gains_nothing(events: tuple[Event, ...]) -> bool:
+    """Whether a use brought its player nothing: no goods gained, no francs from the effect or
+    the sector — it only paid the fee (if any) and sent the building back to sector 0.
+
+    Any other move (a build, a sell, a pass) is never "nothing"."""
+    for event in events:
+        if event.kind == "use":
+            gained = event["gained"]
+            return not any(gained.values()) and event["francs"] <= 0 and not event["bonus"]
+    return False

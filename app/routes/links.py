@@ -10,10 +10,8 @@ spectator link, the invite, used or not); after a spectator link the table says 
 
 from __future__ import annotations
 
-from html import escape
-
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from app.cookies import set_cookie
@@ -22,6 +20,7 @@ from app.i18n import language_of
 from app.services import seats
 from app.services.errors import SeatTaken
 from app.ui.templates import templates_for
+from app.ui.words import words_for
 
 router = APIRouter(include_in_schema=False)
 
@@ -35,12 +34,13 @@ def remember(request: Request, room_id: str, token: str, page: str = "") -> Resp
     return response
 
 
-def _invalid(message: str = "This link is not valid.") -> HTMLResponse:
-    body = (
-        "<!doctype html><html lang=en><meta charset=utf-8><title>Inland Port</title>"
-        f"<main><h1>{escape(message)}</h1><p><a href='/'>Start a new game</a></p></main></html>"
+def _invalid(request: Request) -> Response:
+    """The invalid-link page, in the viewer's language and dressed like every other page."""
+    lang = language_of(request)
+    title = words_for(lang).lang.gettext("This link is not valid.")
+    return templates_for(lang).TemplateResponse(
+        request, "error.html", {"title": title, "message": ""}, status_code=404
     )
-    return HTMLResponse(body, status_code=404)
 
 
 def _open(request: Request, session: Session, token: str, kind: str) -> Response:
@@ -49,7 +49,7 @@ def _open(request: Request, session: Session, token: str, kind: str) -> Response
     A spectator link never takes a seat away: a browser that holds a seat in the room keeps it."""
     viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != kind:
-        return _invalid()
+        return _invalid(request)
     if kind != "seat" and seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}?kept=seat", status_code=303)
     return remember(request, viewer.room_id, token)
@@ -81,7 +81,7 @@ def open_invite_link(token: str, request: Request, session: SessionDep) -> Respo
     """An invite: a page with the button that takes the free seat; once taken, later ones watch."""
     viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != "invite":
-        return _invalid()
+        return _invalid(request)
     if seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     if viewer.seat_taken:
@@ -99,7 +99,7 @@ def accept_invite(
     """Take the seat an invite offers; the first browser to do so plays, later ones watch."""
     viewer = seats.resolve_token(session, token=token)
     if viewer is None or viewer.kind != "invite":
-        return _invalid()
+        return _invalid(request)
     if seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     try:

@@ -22,7 +22,7 @@ from app.realtime import BoardGroup
 from app.roomview import RoomFacts, RoomView
 
 from .cache import card_html, log_html, tile_html
-from .panel import moves_by_building
+from .panel import gains_something, moves_by_building
 from .roomlife import ending_headline, event_items, life_context, not_started_text
 from .supply import overview, rounds
 from .templates import environment_for
@@ -95,8 +95,12 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
     state = view.state
     acting = can_act(view)
     grouped = moves_by_building(state) if acting else {}
+    # A building is highlighted when it can be built, or used to some gain (a use that only
+    # pays a fee stays possible from its panel, with a warning).
     actionable = {
-        b for b, moves in grouped.items() if b and any(m.type in ("build", "use") for m in moves)
+        b
+        for b, moves in grouped.items()
+        if b and gains_something(state, [m for m in moves if m.type in ("build", "use")])
     }
     sellable = {b: m.canonical for b, moves in grouped.items() for m in moves if m.type == "sell"}
     pass_move = next((m.canonical for m in grouped.get("", []) if m.type == "pass"), None)
@@ -133,11 +137,13 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "rounds": rounds(state),
         "mats": [mat(view, seat, actionable, words) for seat in order],
         "wedges": WEDGES,
+        "sector_hints": tuple(words.sector_hint(state.catalog, age) for age in range(len(WEDGES))),
         "overview": [
             (letter, when, Markup("").join(card(t) for t in tiles))
             for letter, when, tiles in overview(view, actionable, words, acting=acting)
         ],
         "log": log_html(view, words, event_items(view, words)),
+        "forecast": engine.round_forecast(state),
         "sellable": sellable,
         "pass_move": pass_move,
         "final": _final(view, words) if view.over else None,

@@ -65,7 +65,8 @@ def whole_number(text: str, max_digits: int = MAX_DIGITS) -> int | None:
 
 
 def payment_steps(words: Words, payment: Mapping[str, Mapping[str, int]]) -> str:
-    """A payment displacement: 'clay left 2', 'fish down 1, grain left 1', 'nothing'."""
+    """Where a payment moves the counters, in plain words: 'move clay 2 steps left', 'move fish
+    1 step down, grain 1 step left', 'nothing' ("left" is a direction, never what remains)."""
     t = words.lang
     parts = []
     for good in GOODS:
@@ -74,13 +75,17 @@ def payment_steps(words: Words, payment: Mapping[str, Mapping[str, int]]) -> str
             continue
         steps = []
         if move.get("down"):
-            steps.append(t.gettext("down %(num)s", num=words.number(move["down"])))
+            down = move["down"]
+            steps.append(t.ngettext("%(num)s step down", "%(num)s steps down", down))
         if move.get("left"):
-            steps.append(t.gettext("left %(num)s", num=words.number(move["left"])))
+            left = move["left"]
+            steps.append(t.ngettext("%(num)s step left", "%(num)s steps left", left))
         parts.append(
             t.gettext("%(good)s %(steps)s", good=words.good_name(good), steps=t.join(steps))
         )
-    return ", ".join(parts) if parts else t.gettext("nothing")
+    if not parts:
+        return t.gettext("nothing")
+    return t.gettext("move %(moves)s", moves=", ".join(parts))
 
 
 class Field(ABC):
@@ -204,7 +209,7 @@ class TimesField(Field):
         self, picked: Mapping[str, str], state: GameState, words: Words, need: int
     ) -> list[Control]:
         top = max(int(d["times"]) for d in self.data)
-        label = words.lang.gettext("Times")
+        label = words.lang.gettext("How many times")
         return [Control("times", "stepper", label, maximum=top, value=picked.get("times", "0"))]
 
     def problem(self, picked: Mapping[str, str], words: Words) -> str | None:
@@ -340,7 +345,7 @@ class PaymentsField(Field):
         for i, key in enumerate(self.keys):
             goods = words.goods_amounts(paid_amounts(state.catalog.warehouse, json.loads(key)))
             top = max(sum(1 for p in d["payments"] if canonical_json(p) == key) for d in self.data)
-            label = words.lang.gettext("times paying %(goods)s", goods=goods)
+            label = words.lang.gettext("How many times to pay %(goods)s", goods=goods)
             value = picked.get(f"pay.{i}", "0")
             controls.append(Control(f"pay.{i}", "stepper", label, maximum=top, value=value))
         return controls

@@ -11,9 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from engine import (
+    Event,
     GameState,
     Move,
     apply_with_events,
+    gains_nothing,
     has_action,
     legal_moves,
     sector_label,
@@ -48,6 +50,8 @@ class Preview:
     goods: tuple[GoodsChange, ...]
     francs_before: int
     francs_after: int
+    warning: str | None = None
+    """Set when the move gains nothing (`engine.gains_nothing`): what it does instead."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,41 @@ def preview(state: GameState, move: Move, seat: int, words: Words | None = None)
         GoodsChange(**vars(counter), before=before_have[counter.good])
         for counter in counters(after, seat, words)
     )
-    return Preview(lines, changes, before_have["francs"], after.players[seat].francs)
+    return Preview(
+        lines,
+        changes,
+        before_have["francs"],
+        after.players[seat].francs,
+        nothing_gained(words, events),
+    )
+
+
+def nothing_gained(words: Words, events: tuple[Event, ...]) -> str | None:
+    """The warning for a use that gains nothing (decided from the engine's events), else None."""
+    if not gains_nothing(events):
+        return None
+    t = words.lang
+    use = next(e for e in events if e.kind == "use")
+    if any(use["paid"].values()) or use["francs"] < 0:
+        return t.gettext(
+            "This gains you nothing: what you pay buys nothing, and the building goes back to "
+            "sector 0."
+        )
+    if use["fee"]:
+        return t.gettext(
+            "This gains you nothing: it only pays %(francs)s to Player %(number)s and puts the "
+            "building back in sector 0.",
+            francs=words.francs(use["fee"]),
+            number=use["owner"] + 1,
+        )
+    return t.gettext("This gains you nothing: it only puts the building back in sector 0.")
+
+
+def gains_something(state: GameState, moves: list[Move]) -> bool:
+    """Whether any of a building's moves does more than pay a fee (builds always do)."""
+    return any(
+        move.type != "use" or not gains_nothing(apply_with_events(state, move)[1]) for move in moves
+    )
 
 
 def moves_by_building(state: GameState) -> dict[str, list[Move]]:

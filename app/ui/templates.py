@@ -24,6 +24,7 @@ from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, html_lang, translations
 from engine.catalog import Warehouse
 
 from .catalogs import catalog_choices, catalog_label
+from .wheel_layout import text_runs
 from .words import words_for
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -59,6 +60,7 @@ def _environment(code: str) -> jinja2.Environment:
     env.globals["drawn"] = lambda macro, *args: drawn(code, macro, args)
     env.globals["catalog_choices"] = lambda: catalog_choices(code)
     env.globals["catalog_label"] = lambda catalog_id: catalog_label(catalog_id, code)
+    env.globals["text_runs"] = text_runs
     return env
 
 
@@ -113,7 +115,17 @@ def warehouse_cells(lang: str, warehouse: Warehouse) -> Markup:
     return macros(lang).warehouse_cell_layer(warehouse)  # type: ignore[no-any-return]
 
 
-DRAWN_MACROS = frozenset({"wheel_disc", "warehouse_grid", "goods_counts", "coin", "round_track"})
+DRAWN_MACROS = frozenset(
+    {
+        "wheel_disc",
+        "wheel_face",
+        "table_legend",
+        "warehouse_grid",
+        "goods_counts",
+        "coin",
+        "round_track",
+    }
+)
 """The ``macros.html`` pieces the board draws through ``drawn(name, ...)``: pure functions of
 their (hashable) arguments and the language, so each distinct drawing is made once."""
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from app.roomview import RoomView
 from engine import Catalog, GameState, new_game, score_breakdown
 
-from .wheel import Tile, tile, tile_positions
+from .wheel import Tile, multiplier_text, tile
+from .wheel_layout import Box, Label, layout_sector
 from .words import GOODS, Words
 
 ROLES = ("you", "opponent", "first player", "second player")
@@ -89,6 +90,14 @@ def seat_role(seat: int, viewer_seat: int | None) -> str:
     return "you" if seat == viewer_seat else "opponent"
 
 
+def _places(catalog: Catalog, age: int, ids: list[str], lang: str) -> tuple[tuple[Label, Box], ...]:
+    """Where a sector's tiles sit on the wheel, with what each says."""
+    return layout_sector(
+        age,
+        tuple((catalog.building(b).name_in(lang), multiplier_text(catalog, b, age)) for b in ids),
+    )
+
+
 def mat(view: RoomView, seat: int, actionable: set[str], words: Words) -> Mat:
     """One player's side of the table as the viewer sees it."""
     state = view.state
@@ -103,7 +112,7 @@ def mat(view: RoomView, seat: int, actionable: set[str], words: Words) -> Mat:
         else:
             by_sector.setdefault(age, []).append(building_id)
 
-    def owned(building_id: str, age: int | None, position: tuple[float, float]) -> Tile:
+    def owned(building_id: str, age: int | None, place: tuple[Label, Box] | None) -> Tile:
         return tile(
             catalog,
             building_id,
@@ -113,13 +122,13 @@ def mat(view: RoomView, seat: int, actionable: set[str], words: Words) -> Mat:
             age=age,
             actionable=building_id in actionable,
             reason=None,
-            position=position,
+            place=place,
         )
 
     tiles = tuple(
-        owned(building_id, age, position)
+        owned(building_id, age, place)
         for age, ids in sorted(by_sector.items())
-        for building_id, position in zip(ids, tile_positions(age, len(ids)), strict=True)
+        for building_id, place in zip(ids, _places(catalog, age, ids, words.code), strict=True)
     )
     breakdown = score_breakdown(state, seat)
     goods = counters(state, seat, words)
@@ -139,7 +148,7 @@ def mat(view: RoomView, seat: int, actionable: set[str], words: Words) -> Mat:
         to_move=state.to_move == seat and view.ending is None,
         counters=goods,
         tiles=tiles,
-        locked=tuple(owned(b, None, (0.0, 0.0)) for b in locked),
+        locked=tuple(owned(b, None, None) for b in locked),
         warehouse_label=words.lang.gettext(
             "Warehouse of %(player)s: %(goods)s",
             player=name,

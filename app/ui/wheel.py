@@ -12,9 +12,10 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine import Catalog, default_catalog, sector_label, sector_labels
+from engine import Catalog, default_catalog, has_action, sector_label, sector_labels
 
 from .cards import Card, card_of
+from .wheel_layout import BADGE_RADIUS, CENTRE, RIM_RADIUS, Box, Label, sector_angle
 from .words import Words, words_for
 
 SECTOR_LABELS: tuple[str, ...] = sector_labels(default_catalog())
@@ -24,14 +25,19 @@ SECTOR_LABELS: tuple[str, ...] = sector_labels(default_catalog())
 WHEEL_SECTORS = len(SECTOR_LABELS)
 """The printed wheel has six sectors (ages 0..5)."""
 
-WHEEL_RADIUS = 96.0
-WHEEL_MARGIN = 16.0
-"""The disc is drawn in a 200-unit box centred on (100, 100); its labels sit outside the rim."""
-WHEEL_BOX = 200.0 + 2 * WHEEL_MARGIN
+
+def multiplier_text(catalog: Catalog, building_id: str, age: int) -> str:
+    """What a tile on the wheel shows of its strength: "×3" where it can be used, else ""."""
+    multipliers = catalog.multiplier_by_age
+    if not has_action(building_id) or age >= len(multipliers) or not multipliers[age]:
+        return ""
+    return f"×{multipliers[age]}"
 
 
 @dataclass(frozen=True)
 class Wedge:
+    """A sector of the disc: its outline and its label on a badge by the hub."""
+
     label: str
     path: str
     label_x: float
@@ -41,62 +47,26 @@ class Wedge:
 
 def _polar(radius: float, degrees: float) -> tuple[float, float]:
     angle = math.radians(degrees)
-    return (radius * math.cos(angle), radius * math.sin(angle))
-
-
-def sector_angle(index: int) -> float:
-    """Centre angle of a wheel sector in degrees (screen coordinates; sector 0 at the top)."""
-    return -90.0 + index * 360.0 / WHEEL_SECTORS
-
-
-def _percent(coordinate: float) -> float:
-    return (coordinate + WHEEL_MARGIN) / WHEEL_BOX * 100
+    return (CENTRE + radius * math.cos(angle), CENTRE + radius * math.sin(angle))
 
 
 def wedges() -> tuple[Wedge, ...]:
-    """The six sector wedges of a wheel, with each sector's label on a badge outside the rim."""
+    """The six sector wedges of a wheel, each labelled on a badge near the hub, where no tile
+    goes (app/ui/wheel_layout.py keeps tiles between the hub and the rim)."""
     result = []
     half = 180.0 / WHEEL_SECTORS
-    r = WHEEL_RADIUS
+    r = RIM_RADIUS
     for i, label in enumerate(SECTOR_LABELS):
         centre = sector_angle(i)
         x1, y1 = _polar(r, centre - half)
         x2, y2 = _polar(r, centre + half)
-        path = (
-            f"M100,100 L{100 + x1:.2f},{100 + y1:.2f} "
-            f"A{r:.0f},{r:.0f} 0 0,1 {100 + x2:.2f},{100 + y2:.2f} Z"
-        )
-        lx, ly = _polar(r + 6, centre)
-        result.append(Wedge(label, path, 100 + lx, 100 + ly, i == len(SECTOR_LABELS) - 1))
+        path = f"M{CENTRE:g},{CENTRE:g} L{x1:.2f},{y1:.2f} A{r:g},{r:g} 0 0,1 {x2:.2f},{y2:.2f} Z"
+        lx, ly = _polar(BADGE_RADIUS, centre)
+        result.append(Wedge(label, path, lx, ly, i == len(SECTOR_LABELS) - 1))
     return tuple(result)
 
 
 WEDGES = wedges()
-
-_STACKS: dict[int, tuple[tuple[float, float], tuple[float, float]]] = {
-    0: ((0.0, -0.8), (0.0, 1.0)),
-    1: ((0.47, -0.12), (0.0, -1.0)),
-    2: ((0.47, 0.12), (0.0, 1.0)),
-    3: ((0.0, 0.8), (0.0, -1.0)),
-    4: ((-0.47, 0.12), (0.0, 1.0)),
-    5: ((-0.47, -0.12), (0.0, -1.0)),
-}
-"""Where a sector's tiles start (in wheel radii from the centre) and which way they stack."""
-
-
-def tile_positions(sector: int, count: int) -> list[tuple[float, float]]:
-    """Where ``count`` tiles sit in a sector, as percentages of the wheel box (tile centres).
-
-    Tiles stack upright in a column inside their sector, closer together when there are many.
-    """
-    (x0, y0), (dx, dy) = _STACKS[sector]
-    spacing = min(0.19, 0.62 / max(count - 1, 1))
-    result = []
-    for k in range(count):
-        x = 100 + WHEEL_RADIUS * (x0 + dx * spacing * k)
-        y = 100 + WHEEL_RADIUS * (y0 + dy * spacing * k)
-        result.append((_percent(x), _percent(y)))
-    return result
 
 
 @dataclass(frozen=True)
@@ -111,8 +81,10 @@ class Tile(Card):
     reason: str | None
     aria: str
     """What a screen reader says: name, sector, owner, cost or arrival, and why it cannot act."""
-    x: float = 0.0
-    y: float = 0.0
+    label: Label | None = None
+    """On a wheel: the tile's text lines and multiplier ("×3" where it can be used)."""
+    box: Box | None = None
+    """On a wheel: the tile's box in wheel units (app/ui/wheel_layout.py)."""
 
 
 @lru_cache(maxsize=16384)
@@ -126,7 +98,7 @@ def tile(
     age: int | None,
     actionable: bool,
     reason: str | None,
-    position: tuple[float, float] = (0.0, 0.0),
+    place: tuple[Label, Box] | None = None,
 ) -> Tile:
     """One `Tile`; the same arguments give the same (shared, immutable) value."""
     card = card_of(catalog, building_id, lang)
@@ -140,8 +112,8 @@ def tile(
         actionable=actionable,
         reason=reason,
         aria=_aria(words_for(lang), card, status=status, sector=sector, owner=owner, reason=reason),
-        x=position[0],
-        y=position[1],
+        label=place[0] if place else None,
+        box=place[1] if place else None,
     )
 
 

@@ -68,6 +68,35 @@
     if (arriving < shown) evt.detail.shouldSwap = false;
   });
 
+  // The supply ("Buildings by round") folds away: it stays as the viewer left it from board to
+  // board; until they choose, a phone shows it only on the viewer's turn.
+  var overviewOpen = null;
+  function overviewWanted(board) {
+    if (overviewOpen !== null) return overviewOpen;
+    if (!window.matchMedia("(max-width: 640px)").matches) return true;
+    return !!board && board.dataset.acting === "true";
+  }
+  function applyOverview(board) {
+    var details = board && board.querySelector && board.querySelector("details#overview");
+    if (details) details.open = overviewWanted(board);
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var incoming = evt.detail.fragment && evt.detail.fragment.firstElementChild;
+    if (incoming && incoming.id === "board") applyOverview(incoming);
+  });
+  // Only the viewer's own click on the summary (Enter and Space click it too) sets the choice.
+  var userToggled = false;
+  document.addEventListener("toggle", function (evt) {
+    if (evt.target && evt.target.id === "overview" && userToggled) overviewOpen = evt.target.open;
+    userToggled = false;
+  }, true);
+  document.addEventListener("click", function (evt) {
+    if (evt.target instanceof Element && evt.target.closest("#overview > summary")) userToggled = true;
+  }, true);
+  document.addEventListener("DOMContentLoaded", function () {
+    applyOverview(document.getElementById("board"));
+  });
+
   // Keep the panel in step with the board: when a new version arrives, ask again — unless a
   // move is on its way (its answer, the "Done" message, is what the panel shows next).
   var MOVE_FORMS = ".confirm-form, .sell-panel-form, .sell-form, .pass-form";
@@ -128,12 +157,25 @@
     refreshDone(evt);
   });
 
-  // A refresh that answers after a move's message never replaces that message: the player
-  // must see that the move went through (or why it did not).
+  // A panel asked for before a move was answered never replaces that answer: the player must
+  // see that the move went through (or why it did not). Each request to the panel carries the
+  // number of move answers shown when it left; a later answer makes it stale.
+  var movesAnswered = 0;
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    if (evt.detail.xhr) evt.detail.xhr.panelEpoch = movesAnswered;
+  });
   document.addEventListener("htmx:beforeSwap", function (evt) {
     var target = evt.detail.target;
-    if (!target || target.id !== "panel" || !document.querySelector("#panel .panel-message")) return;
-    if (isRefresh(evt.detail)) evt.detail.shouldSwap = false;
+    if (!target || target.id !== "panel") return;
+    var config = evt.detail.requestConfig;
+    if (config && config.verb === "post") {
+      movesAnswered += 1;  // every POST answered into the panel is a move (build, use, sell, pass)
+      return;
+    }
+    var sentAt = evt.detail.xhr && evt.detail.xhr.panelEpoch;
+    var stale = typeof sentAt === "number" && sentAt < movesAnswered;
+    var message = document.querySelector("#panel .panel-message");
+    if (stale || (message && isRefresh(evt.detail))) evt.detail.shouldSwap = false;
   });
 
   // Opening a building's panel moves focus to it (keyboard and screen-reader users).
@@ -200,6 +242,13 @@
   });
 
   document.addEventListener("keydown", function (evt) {
+    // The tiles on a wheel are SVG groups with role="button": Enter and Space press them.
+    var tile = evt.target instanceof Element && evt.target.closest("g[role='button']");
+    if (tile && (evt.key === "Enter" || evt.key === " ")) {
+      evt.preventDefault();
+      tile.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+      return;
+    }
     if (evt.key === "Escape" && document.body.classList.contains("panel-open")) {
       var close = document.querySelector("#panel [data-close-panel]");
       if (close) close.click();

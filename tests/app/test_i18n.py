@@ -92,6 +92,14 @@ def test_every_text_is_translated(
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_each_catalogue_defines_each_text_once(code: str) -> None:
+    """A text defined twice (say, by two merged changes) is an error for msgfmt and hides one."""
+    ids = re.findall(r'^(?:msgctxt "(.*)"\n)?msgid "(.+)"$', po_path(code).read_text("utf-8"), re.M)
+    twice = sorted({key for key in ids if ids.count(key) > 1})
+    assert not twice, f"{po_path(code)} defines these texts more than once: {twice}"
+
+
 def test_every_language_has_a_rules_page() -> None:
     for code in LANGUAGES:
         assert (TEMPLATE_DIR / "rules" / f"{code}.html").is_file(), code

@@ -15,7 +15,7 @@ from engine.catalogs import built_in_registry
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 """Screenshots land here (ignored by git): look at them."""
 WAIT_MS = 15_000
-ACTIONABLE = "#board button.tile.can-act, #board li.can-act > button.card-button"
+ACTIONABLE = "#board .tile.can-act, #board li.can-act > button.card-button"
 
 
 class Table:
@@ -38,6 +38,11 @@ class Table:
         self.context.set_default_timeout(WAIT_MS)
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
+        # Selling asks "Sell X for half its value?": the players here always mean it.
+        self.dialogs: list[str] = []
+        self.page.on(
+            "dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.accept())
+        )
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         # Chromium reports what the Content-Security-Policy blocked on the console.
         self.page.on(

@@ -94,7 +94,7 @@ def test_a_complete_game_against_the_easy_computer(server: Server, browser: Brow
         elif scores[1] > scores[0]:
             expect(page.locator("#game-over-title")).to_have_text("Computer (easy) wins.")
             expect(spectator.page.locator("#game-over-title")).to_have_text("Computer (easy) wins!")
-        expect(page.locator("#board button.tile.can-act, .pass-form")).to_have_count(0)
+        expect(page.locator("#board .tile.can-act, .pass-form")).to_have_count(0)
         host.shot("computer-game-over")
 
         # The rematch opens at once: the computer agrees, takes the first seat and opens the game.

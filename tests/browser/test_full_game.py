@@ -63,7 +63,7 @@ def test_complete_game_ends_with_the_engine_scores(server: Server, browser: Brow
         breakdown = engine.score_breakdown(final, 0)
         rows = host.page.locator(".final-card[data-seat='0'] .breakdown tr")
         expect(rows).to_have_count(len(breakdown["buildings"]) + 2)
-        expect(host.page.locator("#board button.tile.can-act, .pass-form")).to_have_count(0)
+        expect(host.page.locator("#board .tile.can-act, .pass-form")).to_have_count(0)
         spectator.shot("game-over")
         host.shot("game-over-cs")
 

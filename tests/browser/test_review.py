@@ -214,9 +214,7 @@ def test_play_from_a_mid_game_position(server: Server, browser: Browser) -> None
             engine.scores(state)[seat]
         )
         # Our turn: make a move on the table, then the computer answers.
-        page.locator(
-            "#board button.tile.can-act, #board li.can-act > button.card-button"
-        ).first.click()
+        page.locator("#board .tile.can-act, #board li.can-act > button.card-button").first.click()
         page.locator("#confirm-move").click()
         page.wait_for_function(
             "v => +document.getElementById('board').dataset.version > v", arg=at + 1

@@ -105,6 +105,7 @@ def test_two_players_and_a_spectator_play_live(
     # A sell (the turn goes on), then the use of an own building.
     host.sell("hardware_store")
     everyone_sees(5, *everyone)
+    assert host.dialogs == ["Sell Hardware Store for half its value?"]
     expect(host.page.locator("#turn-banner")).to_have_text("Your turn")
     expect(spectator.page.locator(".log-entry").first).to_contain_text(
         "Player 1 sold Hardware Store for 6 francs"

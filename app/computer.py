@@ -1,7 +1,8 @@
 """The computer opponent at the table: it plays its seat through `app.services.moves.submit_move`.
 
 A room created with a computer strength has the computer in the other seat (`rooms.computer`,
-`rooms.computer_seat`). Whenever a room changes — a move committed here or, on PostgreSQL, in
+`rooms.computer_seat`); in a room of two people the computer may stand in, at normal strength,
+for a player who left (`rooms.standin_seat`, `app.services.standin`). Whenever a room changes — a move committed here or, on PostgreSQL, in
 another process; a viewer connecting; the room created — the hub wakes `ComputerPlayer`, which
 looks at the room and, if it is the computer's turn, asks the bot (`engine.ai.choose_move`) and
 submits the move like a player would: same validation, same log, same broadcast. The move's
@@ -78,8 +79,12 @@ class ComputerPlayer:
 
     # --- waking up ------------------------------------------------------------------------
 
-    def nudge(self, room_id: str) -> None:
-        """Look at the room soon: the computer moves if it is its turn (event loop only)."""
+    def nudge(self, room_id: str, *, recheck: bool = False) -> None:
+        """Look at the room soon: the computer moves if it is its turn (event loop only).
+        `recheck`: the room changed besides its moves (the computer may have begun standing in
+        for an absent player), so a room known to have no computer is looked at again."""
+        if recheck:
+            self._human_rooms.pop(room_id, None)
         if self._tasks.closed or room_id in self._human_rooms:
             return
         if room_id in self._tasks:
@@ -189,6 +194,7 @@ class ComputerPlayer:
                     version=turn.version,
                     client_move_id=f"computer-{turn.version}",
                     publisher=self._publisher,
+                    by_computer=True,
                 )
             except (StaleVersion, NotYourTurn, ClientMoveIdReused) as exc:
                 # Another process (or a restart) moved first — perhaps another move, when the
@@ -204,4 +210,4 @@ class ComputerHub(Hub):
     def deliver(self, room_id: str, version: int | None) -> None:
         super().deliver(room_id, version)
         if self.computer is not None:
-            self.computer.nudge(room_id)
+            self.computer.nudge(room_id, recheck=version is None)

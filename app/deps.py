@@ -205,6 +205,7 @@ def _reader(
         viewer=viewer,
         base_url=base,
         presence_timeout=settings.presence_timeout,
+        absent_after=settings.absent_after,
     )
 
 

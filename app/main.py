@@ -2,7 +2,8 @@
 
 The lifespan opens the database, registers this server process (presence counts the sockets of
 live processes only), keeps its heartbeat going and, on PostgreSQL, listens for the other
-processes' room notifications. It also starts the computer player (`app.computer`), which
+processes' room notifications, and sweeps for rooms past their lifetime
+(`app.services.lifetime`). It also starts the computer player (`app.computer`), which
 resumes the rooms left on the computer's turn. Migrations are applied by `python -m app` before
 start.
 """
@@ -13,6 +14,7 @@ import asyncio
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -33,8 +35,19 @@ from app.lanes import games_ahead
 from app.limits import AbuseLimits
 from app.realtime import run_periodically
 from app.refusals import problem
-from app.routes import api, apidocs, chat, health, links, pages, review, ws
-from app.services import presence
+from app.routes import (
+    api,
+    apidocs,
+    chat,
+    health,
+    links,
+    pages,
+    review,
+    roomlife,
+    roomlife_api,
+    ws,
+)
+from app.services import lifetime, presence
 from app.services.errors import ServiceError
 from app.settings import Settings
 from app.ui.board import BoardPainter, render_board
@@ -57,7 +70,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = engine_for(settings)
         sessions = make_sessionmaker(engine)
-        painter = BoardPainter(sessions, render_board, presence_timeout=settings.presence_timeout)
+        painter = BoardPainter(
+            sessions,
+            render_board,
+            presence_timeout=settings.presence_timeout,
+            absent_after=settings.absent_after,
+        )
         hub = ComputerHub(asyncio.get_running_loop(), painter)
         hub.make_chats = ChatPainter(sessions)
         process_id = secrets.token_hex(8)
@@ -82,6 +100,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 silent = presence.rooms_gone_silent(
                     session, timeout=settings.presence_timeout, window=1.5 * beat_interval
                 )
+                # A player away long enough: the other may now let the computer play or claim.
+                silent += presence.seats_gone_absent(
+                    session, absent_after=settings.absent_after, window=1.5 * beat_interval
+                )
             for room_id in silent:
                 hub.room_changed(room_id, None)
 
@@ -89,8 +111,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with sessions() as session:
                 return presence.unregister_process(session, process_id=process_id)
 
+        def sweep() -> None:
+            with sessions() as session:
+                lifetime.remove_expired_rooms(
+                    session,
+                    unstarted_after=timedelta(days=settings.unstarted_room_days),
+                    finished_after=timedelta(days=settings.finished_room_days),
+                )
+
         await asyncio.to_thread(register)
-        tasks = [asyncio.create_task(run_periodically(beat_interval, beat))]
+        tasks = [
+            asyncio.create_task(run_periodically(beat_interval, beat)),
+            asyncio.create_task(run_periodically(settings.room_sweep_interval, sweep)),
+        ]
         if settings.is_postgres:
             tasks.append(asyncio.create_task(hub.listen_postgres(settings.resolved_database_url)))
         await computer.resume()
@@ -146,12 +179,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(apidocs.router)
     app.include_router(api.router)
+    app.include_router(roomlife_api.router)
     app.include_router(chat.api_router)
     app.include_router(chat.router)
     app.include_router(links.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.include_router(review.router)
+    app.include_router(roomlife.router)
     for lang in LANGUAGES:  # the tables say where a room waits in the computer's queue
         environment_for(lang).globals["games_ahead"] = games_ahead
     static = ROOT / "static"

@@ -47,6 +47,16 @@ class Room(Base):
     start_moves: Mapped[int] = mapped_column(Integer, default=0)
     #: The room a fork was made from.
     origin_room_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    #: The seat of the player who opened the room (the one who may reissue the other's link).
+    host_seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: How a game ended before its last move ("resigned", "aborted", "claimed"; see
+    #: app/services/ending.py) and the seat whose act ended it.
+    ending: Mapped[str | None] = mapped_column(String(16), default=None)
+    ending_seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: The seat the computer plays for an absent player until they take over again.
+    standin_seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: The seat whose takeback request waits for the opponent's answer (app/services/takeback.py).
+    takeback_seat: Mapped[int | None] = mapped_column(Integer, default=None)
     #: The catalog (the numbers) the room was created with, by id and SHA-256 (`app.catalogs`):
     #: the room is always replayed with it.
     catalog_id: Mapped[str] = mapped_column(String(64))
@@ -64,6 +74,8 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When the player last had an open page (or moved); None: not since `joined_at`.
+    last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class Link(Base):
@@ -92,6 +104,22 @@ class Move(Base):
     #: The move's canonical JSON (SPEC §5).
     move: Mapped[str] = mapped_column(Text)
     client_move_id: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoomEvent(Base):
+    """A happening of the room that is not a move (a seat link reissued, a resignation, an
+    abort...), logged after the first `at_version` moves. Rows are only ever inserted."""
+
+    __tablename__ = "room_events"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    at_version: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

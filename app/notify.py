@@ -7,7 +7,9 @@ delivers it only once the commit succeeded) and every process LISTENs (`app.real
 The payload is "R V seat move" after a move (the canonical move rides along, so the other
 processes can advance their cached position without reading the log), "R V" when the move is
 too long for a payload, "R *" when something other than the move log changed: a seat
-claimed, presence, a rematch, and "R chat" when the room's chat changed (a message, a setting).
+claimed, presence, a rematch; "R chat" when the room's chat changed (a message, a setting), and
+"R seats" when a seat's token changed (a seat link was reissued): every process then forgets
+the seat tokens it remembers for the room.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from sqlalchemy.orm import Session
 CHANNEL = "inland_port_rooms"
 #: PostgreSQL limits a payload to 8000 bytes; a longer move is read from the log instead.
 MAX_NOTIFIED_MOVE = 7000
+#: The payload's second word when a seat's token changed.
+SEATS_CHANGED = "seats"
 
 
 class Publisher(Protocol):
@@ -44,6 +48,8 @@ class Notification:
     room_id: str
     version: int | None
     move: tuple[int, str] | None = None
+    #: A seat's token changed: the tokens remembered for the room are no longer to be trusted.
+    seats_changed: bool = False
     #: The room's chat changed (not its board).
     chat: bool = False
 
@@ -64,6 +70,8 @@ def decode(payload: str) -> Notification:
     """The change a payload tells of; anything but a version number reads as "R *"."""
     room_id, _, rest = payload.partition(" ")
     version, _, made = rest.partition(" ")
+    if version == SEATS_CHANGED:
+        return Notification(room_id, None, seats_changed=True)
     if version == CHAT:
         return Notification(room_id, None, chat=True)
     if not version.isdigit():
@@ -75,17 +83,24 @@ def decode(payload: str) -> Notification:
 
 
 def queue_notify(
-    session: Session, room_id: str, version: int | None, move: tuple[int, str] | None = None
+    session: Session,
+    room_id: str,
+    version: int | None,
+    move: tuple[int, str] | None = None,
+    *,
+    seats_changed: bool = False,
 ) -> None:
     """Queue the cross-process notification; PostgreSQL sends it when the transaction commits.
 
-    `move` is (seat, canonical move) when the change is a move. On SQLite one process serves
-    everything and the `Publisher` is the whole story: nothing is queued.
+    `move` is (seat, canonical move) when the change is a move; `seats_changed` when a seat's
+    token changed. On SQLite one process serves everything and the `Publisher` is the whole
+    story: nothing is queued.
     """
     if session.get_bind().dialect.name == "postgresql":
+        payload = f"{room_id} {SEATS_CHANGED}" if seats_changed else encode(room_id, version, move)
         session.execute(
             text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": encode(room_id, version, move)},
+            {"channel": CHANNEL, "payload": payload},
         )
 
 

@@ -13,18 +13,27 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 import engine
 from app import catalogs
 from app.links import invite_link, seat_link, spectator_link
-from app.models import Connection, Link, Move, RematchOffer, Room, Seat, ServerProcess
-from app.positions import position
-from app.roomview import LogEntry, RematchInfo, RoomFacts, RoomView, Viewer
+from app.models import Connection, Link, Move, RematchOffer, Room, RoomEvent, Seat, ServerProcess
+from app.positions import effective_of, position
+from app.roomview import (
+    Ending,
+    LogEntry,
+    RematchInfo,
+    RoomEventEntry,
+    RoomFacts,
+    RoomView,
+    Viewer,
+)
 from app.security import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.services.errors import RoomNotFound
-from engine.record import GameRecord
+from app.services.presence import absent_seats
+from engine.record import GameRecord, RecordEnding
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,9 @@ class RoomOrigin:
     start_moves: int
     origin_room_id: str | None
 
+
+STANDIN_LEVEL = "normal"
+"""The strength of the computer standing in for an absent player."""
 
 COMPUTER_NAMES = {
     "easy": "Computer (easy)",
@@ -80,12 +92,15 @@ def _room(session: Session, room_id: str) -> Room:
     return room
 
 
-def game_result(state: engine.GameState) -> dict[str, Any]:
-    """Final scores, the winner (None for a draw) and each seat's breakdown (francs, buildings)."""
+def game_result(state: engine.GameState, ending: Ending | None = None) -> dict[str, Any]:
+    """Final scores, the winner (None for a draw or no result), each seat's breakdown (francs,
+    buildings) and, for a game that ended before its last move, how (`ending`: its kind and
+    the seat whose act ended it; the winner is then the ending's)."""
     return {
         "scores": list(engine.scores(state)),
-        "winner": engine.winner(state),
+        "winner": engine.winner(state) if ending is None else ending.winner,
         "breakdown": [engine.score_breakdown(state, 0), engine.score_breakdown(state, 1)],
+        "ending": None if ending is None else {"kind": ending.kind, "seat": ending.seat},
     }
 
 
@@ -96,7 +111,7 @@ def room_summary(session: Session, *, room_id: str, presence_timeout: float = 30
         online, spectators = presence(session, room, presence_timeout)
         result = None
         if room.finished:
-            result = game_result(position(session, room_id, room.version).state)
+            result = game_result(position(session, room_id, room.version).state, ending_of(room))
         return RoomSummary(
             room_id=room_id,
             version=room.version,
@@ -130,17 +145,18 @@ def computer_turn(session: Session, *, room_id: str) -> tuple[bool, ComputerTurn
     """Whether the room has a computer player, and its turn when it is the one to move now."""
     try:
         room = _room(session, room_id)
-        if room.computer is None or room.computer_seat is None:
+        level, seat = _computer_of(room)
+        if seat is None:
             return False, None
         if room.finished:
             return True, None
         state = position(session, room_id, room.version).state
-        if state.to_move != room.computer_seat:
+        if state.to_move != seat:
             return True, None
         turn = ComputerTurn(
             room_id=room_id,
-            level=room.computer,
-            seat=room.computer_seat,
+            level=level,
+            seat=seat,
             version=room.version,
             state=state,
         )
@@ -149,18 +165,27 @@ def computer_turn(session: Session, *, room_id: str) -> tuple[bool, ComputerTurn
         session.rollback()
 
 
+def _computer_of(room: Room) -> tuple[str, int | None]:
+    """The computer's strength and seat in `room`: the opponent's, or the stand-in's for an
+    absent player (normal strength); seat None when the computer plays no seat."""
+    if room.computer is not None and room.computer_seat is not None:
+        return room.computer, room.computer_seat
+    return STANDIN_LEVEL, room.standin_seat
+
+
 def computer_rooms_waiting(session: Session) -> list[str]:
     """The unfinished rooms where it is the computer's turn (by the stored snapshot)."""
     try:
         rows = session.execute(
-            select(Room.id, Room.computer_seat, Room.snapshot).where(
-                Room.computer.is_not(None), Room.finished.is_(False)
+            select(Room.id, Room.computer_seat, Room.standin_seat, Room.snapshot).where(
+                or_(Room.computer.is_not(None), Room.standin_seat.is_not(None)),
+                Room.finished.is_(False),
             )
         ).all()
         return [
             room_id
-            for room_id, seat, snapshot in rows
-            if json.loads(snapshot).get("to_move") == seat
+            for room_id, seat, standin, snapshot in rows
+            if json.loads(snapshot).get("to_move") in (seat, standin)
         ]
     finally:
         session.rollback()
@@ -178,6 +203,19 @@ def move_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
         session.rollback()
 
 
+def event_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
+    """The room's happenings besides the moves, oldest first: `{"seq", "kind", "seat",
+    "at_version"}` (`at_version`: after how many moves)."""
+    try:
+        _room(session, room_id)
+        return [
+            {"seq": e.seq, "kind": e.kind, "seat": e.seat, "at_version": e.at_version}
+            for e in room_events(session, room_id)
+        ]
+    finally:
+        session.rollback()
+
+
 def room_catalog(session: Session, *, room_id: str) -> str:
     """The id of the catalog the room is played with."""
     try:
@@ -187,10 +225,12 @@ def room_catalog(session: Session, *, room_id: str) -> str:
 
 
 def canonical_log(session: Session, room_id: str) -> list[str]:
-    """The room's moves in their canonical text, oldest first (in the caller's transaction)."""
-    return list(
-        session.scalars(select(Move.move).where(Move.room_id == room_id).order_by(Move.seq))
-    )
+    """The room's moves in force in their canonical text, oldest first: the log without the
+    moves taken back and the takebacks (in the caller's transaction)."""
+    rows = session.execute(
+        select(Move.seq, Move.seat, Move.move).where(Move.room_id == room_id).order_by(Move.seq)
+    ).all()
+    return [text for _, _, text in effective_of((seq, seat, m) for seq, seat, m in rows)]
 
 
 def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
@@ -210,32 +250,41 @@ def room_record(session: Session, *, room_id: str) -> GameRecord:
         names = ["Player 1", "Player 2"]
         if room.computer is not None and room.computer_seat is not None:
             names[room.computer_seat] = COMPUTER_NAMES[room.computer]
+        ending = ending_of(room)
         return GameRecord.of(
             canonical_log(session, room_id),
             seats=(names[0], names[1]),
             catalog=catalogs.of_room(room),
+            ending=None if ending is None else RecordEnding(ending.kind, ending.seat),
         )
     finally:
         session.rollback()
 
 
 def load_room_view(
-    session: Session, *, viewer: Viewer, base_url: str, presence_timeout: float = 30.0
+    session: Session,
+    *,
+    viewer: Viewer,
+    base_url: str,
+    presence_timeout: float = 30.0,
+    absent_after: float = 180.0,
 ) -> RoomView:
     """Everything needed to draw the room for `viewer` (see `app.roomview`)."""
     try:
         room = _room(session, viewer.room_id)
-        facts = _facts(session, room, presence_timeout)
+        facts = _facts(session, room, presence_timeout, absent_after)
         now = position(session, room.id, room.version)
         return room_view(facts, now.state, now.log, viewer=viewer, base_url=base_url)
     finally:
         session.rollback()
 
 
-def load_room_facts(session: Session, *, room_id: str, presence_timeout: float = 30.0) -> RoomFacts:
+def load_room_facts(
+    session: Session, *, room_id: str, presence_timeout: float = 30.0, absent_after: float = 180.0
+) -> RoomFacts:
     """The room's seats, presence and rematch offers: the part every viewer shares."""
     try:
-        return _facts(session, _room(session, room_id), presence_timeout)
+        return _facts(session, _room(session, room_id), presence_timeout, absent_after)
     finally:
         session.rollback()
 
@@ -251,8 +300,28 @@ def load_position(
         session.rollback()
 
 
-def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
-    claimed = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+def ending_of(room: Room) -> Ending | None:
+    """How the room's game ended early (None: it did not)."""
+    if room.ending is None or room.ending_seat is None:
+        return None
+    return Ending(kind=room.ending, seat=room.ending_seat)
+
+
+def room_events(session: Session, room_id: str) -> tuple[RoomEventEntry, ...]:
+    """The room's happenings besides the moves, oldest first (in the caller's transaction)."""
+    rows = session.execute(
+        select(RoomEvent.seq, RoomEvent.kind, RoomEvent.seat, RoomEvent.at_version)
+        .where(RoomEvent.room_id == room_id)
+        .order_by(RoomEvent.seq)
+    ).all()
+    return tuple(RoomEventEntry(*row) for row in rows)
+
+
+def _facts(
+    session: Session, room: Room, presence_timeout: float, absent_after: float = 180.0
+) -> RoomFacts:
+    held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+    claimed = set(held)
     if room.computer_seat is not None:
         claimed.add(room.computer_seat)
     online, spectators = presence(session, room, presence_timeout)
@@ -277,6 +346,14 @@ def _facts(session: Session, room: Room, presence_timeout: float) -> RoomFacts:
         rematch_room_id=room.rematch_room_id,
         computer=room.computer,
         computer_seat=room.computer_seat,
+        host_seat=room.host_seat,
+        ending=ending_of(room),
+        standin_seat=room.standin_seat,
+        events=room_events(session, room.id),
+        seats_held=(0 in held, 1 in held),
+        start_moves=room.start_moves,
+        absent=absent_seats(session, room.id, online, absent_after=absent_after),
+        takeback_seat=room.takeback_seat,
     )
 
 
@@ -296,7 +373,7 @@ def room_view(
         if token_hash(invite_token) in facts.open_invites:
             invite = invite_link(base_url, invite_token)
     rematch = None
-    if engine.is_finished(state):
+    if engine.is_finished(state) or facts.ending is not None:
         rematch = rematch_seen(facts.rematch_offered_by, facts.rematch_room_id, viewer, base_url)
     return RoomView(
         room_id=facts.room_id,
@@ -316,6 +393,14 @@ def room_view(
         computer=facts.computer,
         computer_seat=facts.computer_seat,
         seat_taken=viewer.seat_taken,
+        host_seat=facts.host_seat,
+        ending=facts.ending,
+        standin_seat=facts.standin_seat,
+        events=facts.events,
+        seats_held=facts.seats_held,
+        start_moves=facts.start_moves,
+        absent=facts.absent,
+        takeback_seat=facts.takeback_seat,
     )
 
 

@@ -37,6 +37,7 @@ from app import notify
 from app.chatview import ChatGroup
 from app.positions import remember_move
 from app.roomview import RoomFacts, Viewer
+from app.services.seats import forget_seat_tokens
 
 log = logging.getLogger(__name__)
 
@@ -243,6 +244,22 @@ class Hub:
             self.deliver(room_id, None)
             self.deliver_chat(room_id)
 
+    def seat_tokens_changed(self, room_id: str, seat: int | None = None) -> None:
+        """The token of the room's `seat` changed (a seat link reissued); safe from any thread:
+        forget the room's remembered seat tokens and close that seat's sockets here."""
+        forget_seat_tokens(room_id)
+        self._loop.call_soon_threadsafe(self._drop_seat_sockets, room_id, seat)
+
+    def _drop_seat_sockets(self, room_id: str, seat: int | None = None) -> None:
+        """Close the sockets of the room's `seat` (None: both players'; 1012: their pages
+        reconnect at once, and a token that no longer opens its seat is refused then)."""
+        feed = self._feeds.get(room_id)
+        if feed is None:
+            return
+        for socket in list(feed.sockets):
+            if socket.viewer.kind == "seat" and seat in (None, socket.viewer.seat):
+                self._loop.create_task(_close_quietly(socket.websocket))
+
     def deliver_chat(self, room_id: str) -> None:
         """Wake the room's chat feed (runs on the event loop)."""
         feed = self._feeds.get(room_id)
@@ -293,6 +310,9 @@ class Hub:
     def _on_notify(self, payload: str) -> None:
         """A notification from any process (see `app.notify`): follow the move, wake the feed."""
         note = notify.decode(payload)
+        if note.seats_changed:
+            forget_seat_tokens(note.room_id)
+            self._drop_seat_sockets(note.room_id)
         if note.chat:
             self.deliver_chat(note.room_id)
             return
@@ -302,6 +322,13 @@ class Hub:
             except Exception:  # the log is the truth: a read will replay it
                 log.exception("could not follow the move notified for room %s", note.room_id)
         self.deliver(note.room_id, note.version)
+
+
+async def _close_quietly(websocket: WebSocket) -> None:
+    try:
+        await websocket.close(code=1012, reason="seat links changed")
+    except Exception:  # already closed
+        log.debug("a socket closed before it could be told the seat links changed")
 
 
 async def run_periodically(interval: float, work: Callable[[], object]) -> None:

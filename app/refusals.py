@@ -238,6 +238,32 @@ REFUSALS: dict[str, Refusal] = {
         ),
     ),
     "client_move_id_reused": Refusal(409, N_("This id was used for another move.")),
+    "not_the_host": Refusal(403, N_("Only the host of the room can issue a new seat link.")),
+    "no_seat_to_reissue": Refusal(
+        409, N_("Nobody holds the other seat: there is no seat link to issue again.")
+    ),
+    "not_started": Refusal(
+        409, N_("The game has not started: it starts when both seats are taken.")
+    ),
+    "not_absent": Refusal(
+        409,
+        N_(
+            "Your opponent is not gone: only when the player to move has had no open page "
+            "for a while can you claim the game or let the computer play for them."
+        ),
+    ),
+    "standin_playing": Refusal(
+        409, N_("The computer is playing for this seat: its player must take over first.")
+    ),
+    "no_standin": Refusal(409, N_("The computer is not playing for you.")),
+    "takeback_pending": Refusal(409, N_("A takeback request is already waiting for an answer.")),
+    "nothing_to_take_back": Refusal(
+        409, N_("There is nothing to take back: your opponent acted after your last action.")
+    ),
+    "no_takeback": Refusal(409, N_("There is no takeback request for you to answer.")),
+    "cannot_abort": Refusal(
+        409, N_("The game can only be aborted before anyone has taken an action.")
+    ),
     "bad_client_move_id": Refusal(
         422,
         lambda t, v, p: t.ngettext(
@@ -302,6 +328,16 @@ SERVICE: tuple[str, ...] = (
     "bad_client_move_id",
     "client_move_id_reused",
     "not_analysable",
+    "not_the_host",
+    "no_seat_to_reissue",
+    "not_started",
+    "cannot_abort",
+    "not_absent",
+    "standin_playing",
+    "no_standin",
+    "takeback_pending",
+    "nothing_to_take_back",
+    "no_takeback",
     "unknown_chat",
     "chat_not_yours",
     "chat_empty",

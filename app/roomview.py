@@ -44,6 +44,34 @@ class LogEntry:
 
 
 @dataclass(frozen=True)
+class RoomEventEntry:
+    """A happening of the room that is not a move (`app.services.events`): its kind, the seat
+    it concerns, and after how many moves it happened."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    at_version: int
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a game ended before its last move: "resigned", "claimed" (the opponent left) or
+    "aborted" (no result), the seat whose act ended it, and the winner (None: no result)."""
+
+    kind: str
+    seat: int
+
+    @property
+    def winner(self) -> int | None:
+        if self.kind == "resigned":
+            return 1 - self.seat
+        if self.kind == "claimed":
+            return self.seat
+        return None
+
+
+@dataclass(frozen=True)
 class RematchInfo:
     """The rematch offered after a finished game.
 
@@ -77,6 +105,30 @@ class RoomView:
     computer: str | None = None
     computer_seat: int | None = None
     seat_taken: bool = False
+    #: The seat of the room's host (None for rooms of old), the early ending, the computer's
+    #: stand-in seat, and the room's happenings besides the moves, oldest first.
+    host_seat: int | None = None
+    ending: Ending | None = None
+    standin_seat: int | None = None
+    events: tuple[RoomEventEntry, ...] = ()
+    #: Whether a person (not the computer) holds each seat.
+    seats_held: tuple[bool, bool] = (False, False)
+    #: The first `start_moves` moves of the log were not played in this room (a fork's start).
+    start_moves: int = 0
+    #: Which seats' players have had no open page for the room's absence time (ABSENT_AFTER).
+    absent: tuple[bool, bool] = (False, False)
+    #: The seat whose takeback request waits for the opponent's answer.
+    takeback_seat: int | None = None
+
+    @property
+    def started(self) -> bool:
+        """The game starts when both seats are taken."""
+        return all(self.seats_claimed)
+
+    @property
+    def over(self) -> bool:
+        """The game ended: its last move was played, or it ended early (`ending`)."""
+        return self.ending is not None or self.state.to_move is None
 
 
 @dataclass(frozen=True)
@@ -97,3 +149,11 @@ class RoomFacts:
     rematch_room_id: str | None
     computer: str | None
     computer_seat: int | None
+    host_seat: int | None = None
+    ending: Ending | None = None
+    standin_seat: int | None = None
+    events: tuple[RoomEventEntry, ...] = ()
+    seats_held: tuple[bool, bool] = (False, False)
+    start_moves: int = 0
+    absent: tuple[bool, bool] = (False, False)
+    takeback_seat: int | None = None

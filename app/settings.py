@@ -36,6 +36,15 @@ class Settings(BaseSettings):
     room_burst: int = 5
     #: Sockets one client address may hold open at once (0: no limit).
     sockets_per_address: int = 32
+    #: Seconds without an open page after which the player to move counts as gone: the other
+    #: player may then let the computer stand in, or claim the game.
+    absent_after: float = 180.0
+    #: Days after which a room that never started (a seat still free) is removed, and days after
+    #: its last change that a finished room is kept (app/services/lifetime.py).
+    unstarted_room_days: float = 7.0
+    finished_room_days: float = 90.0
+    #: Seconds between two sweeps for rooms past their lifetime.
+    room_sweep_interval: float = 3600.0
     #: Start the computer's bot processes at server start, so its first move does not wait for
     #: them (app.computer); the tests turn it off, their many short-lived servers play no bots.
     computer_warm_up: bool = True

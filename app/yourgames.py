@@ -39,6 +39,8 @@ class YourGame:
     winner: int | None
     scores: tuple[int, int]
     updated_at: datetime
+    #: How the game ended before its last move ("resigned", "aborted", "claimed"), if it did.
+    ending: str | None = None
 
     @property
     def your_turn(self) -> bool:
@@ -90,6 +92,11 @@ def _game(room: Room, seat: int, claimed: set[tuple[str, int]]) -> YourGame:
     winner = None
     if room.finished:
         winner = engine.winner(engine.from_summary(summary))
+    if room.ending == "aborted":
+        winner = None
+    elif room.ending is not None and room.ending_seat is not None:
+        # a resignation: the opponent wins; a claim: the claimer does
+        winner = 1 - room.ending_seat if room.ending == "resigned" else room.ending_seat
     scores = summary.get("scores", [0, 0])
     stamp = room.updated_at if room.updated_at.tzinfo else room.updated_at.replace(tzinfo=UTC)
     return YourGame(
@@ -102,4 +109,5 @@ def _game(room: Room, seat: int, claimed: set[tuple[str, int]]) -> YourGame:
         winner=winner,
         scores=(scores[0], scores[1]),
         updated_at=stamp,
+        ending=room.ending,
     )

@@ -72,14 +72,55 @@ CatalogFinder = Callable[[str, str], Catalog | None]
 """The catalog of a record's name and digest, None when it is not known (``checked_record``)."""
 
 
+ENDINGS = ("resigned", "claimed", "aborted")
+"""How a game may end before its last move: a player resigned (the opponent wins), claimed the
+game because the opponent left (the claimer wins), or aborted it (no result)."""
+
+
+@dataclass(frozen=True)
+class RecordEnding:
+    """A game that ended before its last move: how (one of :data:`ENDINGS`) and by which seat."""
+
+    kind: str
+    seat: int
+
+    @property
+    def winner(self) -> int | None:
+        if self.kind == "resigned":
+            return 1 - self.seat
+        if self.kind == "claimed":
+            return self.seat
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat}
+
+
+def ending_from(line: int, value: Any) -> RecordEnding:
+    """The ending a record states (``{"kind": ..., "seat": 0 | 1}``), else :class:`RecordError`."""
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"kind", "seat"}
+        or value["kind"] not in ENDINGS
+        or value["seat"] not in (0, 1)
+        or isinstance(value["seat"], bool)
+    ):
+        raise RecordError(
+            "shape", line, f"ending must be {{kind: one of {', '.join(ENDINGS)}, seat: 0 or 1}}"
+        )
+    return RecordEnding(value["kind"], value["seat"])
+
+
 @dataclass(frozen=True)
 class GameRecord:
-    """One game as written down: the catalog's name and digest, the seats and the moves."""
+    """One game as written down: the catalog's name and digest, the seats, the moves and, for a
+    game that ended before its last move, how (`ending`)."""
 
     catalog_name: str
     catalog_sha256: str
     seats: tuple[str, str]
     moves: tuple[Move, ...]
+    ending: RecordEnding | None = None
 
     @classmethod
     def of(
@@ -87,11 +128,12 @@ class GameRecord:
         moves: Sequence[Move | str],
         seats: tuple[str, str] = DEFAULT_SEATS,
         catalog: Catalog | None = None,
+        ending: RecordEnding | None = None,
     ) -> GameRecord:
         """A record of ``moves`` played with the bundled catalog (or ``catalog``)."""
         name, digest = catalog_id(catalog)
         catalog = catalog or default_catalog()
-        return cls(name, digest, seats, tuple(parse_move(m, catalog) for m in moves))
+        return cls(name, digest, seats, tuple(parse_move(m, catalog) for m in moves), ending)
 
     def positions(self, catalog: Catalog | None = None) -> list[GameState]:
         """Every position of the game: the start, then the one after each move."""
@@ -128,12 +170,15 @@ def checked_record(
     moves: Sequence[tuple[int, Any]],
     result: tuple[int, Any],
     catalog: Catalog | CatalogFinder | None = None,
+    ending: tuple[int, RecordEnding] | None = None,
 ) -> GameRecord:
     """A record read from ``(line, move)`` entries, replayed and checked; else :class:`RecordError`.
 
     ``named`` is ``(line, catalog name, digest)``; ``result`` is ``(line, claimed result)``, and a
     claimed result (None: not stated) must be the one the moves give. The record must name
     ``catalog`` (by default the bundled one) or, given a finder, a catalog the finder knows.
+    ``ending`` is ``(line, ending)`` for a game that ended before its last move (its moves must
+    not finish the game).
     """
     catalog_line, catalog_name, digest = named
     if callable(catalog):
@@ -173,4 +218,8 @@ def checked_record(
         raise RecordError(
             "result", line, f"the result {claimed!r} is not what the moves give: {result_of(state)}"
         )
-    return GameRecord(catalog_name, digest, seats, tuple(parsed))
+    if ending is not None and state.finished:
+        raise RecordError("result", ending[0], "the game was played to its end: it has no ending")
+    return GameRecord(
+        catalog_name, digest, seats, tuple(parsed), None if ending is None else ending[1]
+    )

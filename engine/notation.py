@@ -28,6 +28,7 @@ from .gamerecord import (
     GameRecord,
     RecordError,
     checked_record,
+    ending_from,
     is_name,
     result_of,
 )
@@ -35,7 +36,7 @@ from .moves import Move
 
 _ENTRY = re.compile(r"^(clay|fish|grain|wood)-(?:(\d+)d)?(?:(\d+)l)?$")
 _ACTION = re.compile(r"^(\d{1,6})\.\s+(.*)$")
-_HEADER = ("catalog", "player1", "player2", "result")
+_HEADER = ("catalog", "player1", "player2", "result", "ending")
 
 
 def payment_text(payment: Mapping[str, Mapping[str, int]]) -> str:
@@ -148,6 +149,8 @@ def record_text(record: GameRecord, catalog: Catalog | None = None) -> str:
     final = result_of(positions[-1])
     if final is not None:
         lines.append("result {} {}".format(*final["scores"]))
+    if record.ending is not None:
+        lines.append(f"ending {record.ending.kind} player{record.ending.seat + 1}")
     turn: list[str] = []
     for move, before in zip(record.moves, positions, strict=False):
         turn.append(move_text(move))
@@ -200,12 +203,19 @@ def read_notation(text: str, catalog: Catalog | CatalogFinder | None = None) -> 
             raise RecordError("shape", seat_line, f"{key} needs a name of at most 80 characters")
         seats.append(seat)
     result_line, claimed = header.get("result", (0, ""))
+    ending = None
+    if "ending" in header:
+        ending_line, stated = header["ending"]
+        kind, _, player = stated.partition(" ")
+        by = {"player1": 0, "player2": 1}.get(player.strip(), -1)
+        ending = (ending_line, ending_from(ending_line, {"kind": kind, "seat": by}))
     return checked_record(
         (catalog_line, name, digest),
         (seats[0], seats[1]),
         moves,
         (result_line, _result(result_line, claimed) if result_line else None),
         catalog,
+        ending,
     )
 
 

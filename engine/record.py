@@ -1,7 +1,8 @@
 """The game record: a game is its start plus its moves, written down (docs/notation.md).
 
 A record names the catalog it was played with (its ``name`` and the SHA-256 of its canonical JSON),
-the two seats, the moves in canonical form and, once the game is over, the result. It is read and
+the two seats, the moves in canonical form and, once the game is over, the result (or, for a
+game that ended before its last move, its ending: resigned, claimed or aborted). It is read and
 written in two formats: JSON (:func:`record_json` / :func:`read_record`) and the text notation of
 :mod:`engine.notation`. Reading a record replays it: a record whose moves are not legal, whose
 catalog is another one, or whose result is not what the moves give is refused with a
@@ -20,13 +21,16 @@ from .catalog import Catalog
 from .gamerecord import (
     CODES,
     DEFAULT_SEATS,
+    ENDINGS,
     MAX_MOVES,
     CatalogFinder,
     GameRecord,
+    RecordEnding,
     RecordError,
     catalog_id,
     catalog_sha256,
     checked_record,
+    ending_from,
     is_name,
     result_of,
 )
@@ -35,11 +39,13 @@ from .notation import read_notation
 __all__ = [
     "CODES",
     "DEFAULT_SEATS",
+    "ENDINGS",
     "FORMAT",
     "MAX_MOVES",
     "MAX_RECORD_BYTES",
     "CatalogFinder",
     "GameRecord",
+    "RecordEnding",
     "RecordError",
     "catalog_id",
     "catalog_sha256",
@@ -67,7 +73,11 @@ def record_json(record: GameRecord, catalog: Catalog | None = None) -> str:
     lines += [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in head.items()]
     moves = [f"    {m.canonical}" for m in record.moves]
     lines.append('  "moves": [' + ("\n" + ",\n".join(moves) + "\n  " if moves else "") + "],")
-    lines.append(f'  "result": {json.dumps(final)}')
+    if record.ending is not None:
+        lines.append(f'  "result": {json.dumps(final)},')
+        lines.append(f'  "ending": {json.dumps(record.ending.to_json())}')
+    else:
+        lines.append(f'  "result": {json.dumps(final)}')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -108,12 +118,17 @@ def _read_json(text: str, catalog: Catalog | CatalogFinder | None) -> GameRecord
         raise RecordError("shape", head.get("moves", 1), "moves must be a list of moves")
     lines = _element_lines(text, keys["moves"][1])
     entries = list(zip(lines, moves, strict=True))
+    ending = None
+    if data.get("ending") is not None:
+        line = head.get("ending", 1)
+        ending = (line, ending_from(line, data["ending"]))
     return checked_record(
         (head["catalog"], raw_catalog["name"], raw_catalog["sha256"]),
         (seats[0], seats[1]),
         entries,
         (head.get("result", 0), data.get("result")),
         catalog,
+        ending,
     )
 
 

@@ -4,7 +4,8 @@ Each link remembers its token in an HttpOnly, SameSite=Lax cookie for that room 
 to the table page `/rooms/{room_id}`. An invite is taken by a button (a POST), never by opening
 it, so a chat app that fetches the address for a preview cannot take the seat. An invite already
 used leaves the browser as a spectator of the game; the table page then says the seat is taken.
-A browser that already holds a seat in the room keeps it when it opens the invite again.
+A browser that already holds a seat in the room keeps it whatever link of the room it opens (a
+spectator link, the invite, used or not); after a spectator link the table says so.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def _open(request: Request, session: Session, token: str, kind: str) -> Response
     if viewer is None or viewer.kind != kind:
         return _invalid(request)
     if kind != "seat" and seated(request, session, viewer.room_id):
-        return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
+        return RedirectResponse(f"/rooms/{viewer.room_id}?kept=seat", status_code=303)
     return remember(request, viewer.room_id, token)
 
 

@@ -46,6 +46,7 @@ from app.ui.chat import chat_page_context
 from app.ui.fields import whole_number
 from app.ui.log import describe_events
 from app.ui.panel import build_panel
+from app.ui.roomlife import not_started_text
 from app.ui.templates import templates_for
 from app.ui.warehouse import start_counters
 from app.ui.wheel import WEDGES
@@ -193,11 +194,13 @@ def room_page(
     request: Request, view: TableViewDep, session: SessionDep, lang: LangDep
 ) -> HTMLResponse:
     """The table and the chat. The browser needs the room's cookie, which one of the room's
-    links sets."""
+    links sets. `?kept=seat`: a spectator link was opened in this seated browser (the table
+    says so)."""
     context = board_context(view, lang=lang)
     context.update(
         chat_page_context(session, room_id=view.room_id, seat=view.viewer_seat, lang=lang)
     )
+    context["kept_seat"] = request.query_params.get("kept") == "seat"
     return templates_for(lang).TemplateResponse(request, "room.html", context)
 
 
@@ -215,6 +218,14 @@ def panel(
             lang,
             title=t.gettext("Unknown building"),
             error=t.gettext("There is no such building."),
+        )
+    if view.viewer_seat is not None and not view.started:
+        return _message(
+            request,
+            view,
+            lang,
+            title=t.gettext("Not played"),
+            error=not_started_text(words_for(lang)),
         )
     picked = query if query.get("touched") else None
     model = build_panel(view.state, view.viewer_seat, building, picked, lang=lang)

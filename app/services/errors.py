@@ -6,7 +6,9 @@ sentence in each language).
 (``seat_taken``), `NotYourTurn` (``not_your_turn``, ``not_a_player``, ``game_over``),
 `StaleVersion` (``stale_version``), `MoveRefused` (the engine's code, or ``bad_client_move_id``),
 `ClientMoveIdReused` (``client_move_id_reused``), `RematchRefused` (``rematch_refused``),
-`NotAnalysable` (``not_analysable``), `UnknownCatalog` (``unknown_catalog``), `CatalogMissing`
+`NotAnalysable` (``not_analysable``), `ReissueRefused` (``not_the_host``,
+``no_seat_to_reissue``), `NotStarted` (``not_started``), `EndingRefused` (``cannot_abort``,
+``not_absent``, ...), `UnknownCatalog` (``unknown_catalog``), `CatalogMissing`
 (``catalog_missing``), `NoAccess` (``needs_token``, ``wrong_token``,
 ``not_a_player``: the JSON API's token checks).
 """
@@ -122,3 +124,22 @@ class CatalogMissing(ServiceError):
 class NoAccess(ServiceError):
     """A JSON API request without a token (``needs_token``), with a token of another room
     (``wrong_token``), or with a spectator's token where a seat's is needed (``not_a_player``)."""
+
+
+class ReissueRefused(ServiceError):
+    """A new seat link asked for by someone but the host (``not_the_host``), or for a seat no
+    person holds (``no_seat_to_reissue``)."""
+
+    code = "not_the_host"
+
+
+class NotStarted(ServiceError):
+    """A move before both seats are taken: the game has not started."""
+
+    code = "not_started"
+
+
+class EndingRefused(ServiceError):
+    """A resignation, abort or claim the room does not allow now (the code says why)."""
+
+    code = "game_over"

@@ -12,10 +12,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
-from app.models import Move
+from app.models import Move, Room, Seat
 from app.notify import Publisher, queue_notify
 from app.positions import Position, log_entry, position, positions
-from app.services.errors import ClientMoveIdReused, MoveRefused, NotYourTurn, StaleVersion
+from app.services.errors import (
+    ClientMoveIdReused,
+    EndingRefused,
+    MoveRefused,
+    NotStarted,
+    NotYourTurn,
+    StaleVersion,
+)
 from app.services.lock import now, room_lock
 
 MAX_CLIENT_MOVE_ID = 64
@@ -39,6 +46,7 @@ def submit_move(
     version: int,
     client_move_id: str,
     publisher: Publisher | None = None,
+    by_computer: bool = False,
 ) -> MoveResult:
     """Apply one move for `seat`, in this order:
 
@@ -46,8 +54,12 @@ def submit_move(
        lock);
     2. a `client_move_id` this seat already used gets the original answer and applies nothing
        when it carries the same move (compared canonically), else `ClientMoveIdReused`;
-    3. the version the client saw must be the room's version (else `StaleVersion`);
-    4. the seat must be the one to move (else `NotYourTurn`);
+    3. the game must have started: both seats taken (else `NotStarted`), not ended early
+       (else `NotYourTurn` "game_over");
+    4. the version the client saw must be the room's version (else `StaleVersion`);
+       the seat must be the one to move (else `NotYourTurn`); a seat the computer stands in for
+       is the computer's (`by_computer`) until its owner takes over (else "standin_playing"),
+       and the computer plays only its own seat or the one it stands in for;
     5. the engine applies the move (else `MoveRefused` with the engine's code and params);
     6. append the canonical move, bump the version, refresh the snapshot, commit;
     7. only then publish "room R is at version V" (on PostgreSQL the NOTIFY is part of the
@@ -75,8 +87,16 @@ def submit_move(
                 summary=engine.summary(answered.state),
                 duplicate=True,
             )
+        if room.ending is not None:
+            raise NotYourTurn("game_over")
+        if room.version == room.start_moves and not both_seats_taken(session, room):
+            raise NotStarted()
         if version != room.version:
             raise StaleVersion(room_id, room.version)
+        if by_computer and seat not in (room.computer_seat, room.standin_seat):
+            raise NotYourTurn("not_your_turn")
+        if not by_computer and seat == room.standin_seat:
+            raise EndingRefused("standin_playing")
         before = position(session, room_id, room.version)
         state = before.state
         if state.to_move is None:
@@ -101,20 +121,35 @@ def submit_move(
         )
         new_version = room.version + 1
         room.version = new_version
+        lapsed = room.takeback_seat is not None  # a move lets an open takeback request lapse
+        room.takeback_seat = None
         room.snapshot = engine.summary_json(new_state)
         room.finished = engine.is_finished(new_state)
         room.updated_at = stamp
         queue_notify(session, room_id, new_version, (seat, engine.canonical(parsed)))
+        if lapsed:
+            queue_notify(session, room_id, None)
         try:
             session.commit()
         except IntegrityError:
             session.rollback()
             raise StaleVersion(room_id, version + 1) from None
     entry = log_entry(version, seat, parsed, events)
-    positions.put(room_id, Position(new_version, new_state, (*before.log, entry)))
+    played = (*before.played, (version, seat, engine.canonical(parsed)))
+    positions.put(room_id, Position(new_version, new_state, (*before.log, entry), played))
     if publisher is not None:
         publisher.room_changed(room_id, new_version)
+        if lapsed:
+            publisher.room_changed(room_id, None)
     return MoveResult(room_id=room_id, version=new_version, summary=engine.summary(new_state))
+
+
+def both_seats_taken(session: Session, room: Room) -> bool:
+    """Whether both seats of `room` are taken (by people, or one by the computer)."""
+    held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+    if room.computer_seat is not None:
+        held.add(room.computer_seat)
+    return held == {0, 1}
 
 
 def _same_move(move: Any, logged: str) -> bool:

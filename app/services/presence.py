@@ -2,18 +2,25 @@
 
 A socket counts as online while its process's heartbeat is fresh; a killed process cannot say
 so, so the others notice its silence (`rooms_gone_silent`) and redraw its rooms.
+
+A seat's `last_seen_at` is when its player last had an open page: written when a socket opens
+or closes and, while it is open, with every heartbeat of its process. A seat with no open page
+since `absent_after` seconds is *absent* (`absent_seats`); `seats_gone_absent` finds the rooms
+where that just became true, so their tables can offer the present player what to do.
 """
 
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
-from app.models import Connection, ServerProcess
+from app.models import Connection, Room, Seat, ServerProcess
 from app.notify import queue_notify
 from app.roomview import Viewer
+from app.services.lock import now as stamp
 
 
 def register_process(session: Session, *, process_id: str, forget_after: float = 300.0) -> None:
@@ -25,13 +32,83 @@ def register_process(session: Session, *, process_id: str, forget_after: float =
 
 
 def heartbeat(session: Session, *, process_id: str) -> None:
-    """Keep this process's connections counted as online."""
+    """Keep this process's connections counted as online, and their seats as seen."""
     result = session.execute(
         update(ServerProcess).where(ServerProcess.id == process_id).values(heartbeat_at=time.time())
     )
     if result.rowcount == 0:  # type: ignore[attr-defined]
         session.add(ServerProcess(id=process_id, heartbeat_at=time.time()))
+    connected = (
+        select(Connection.id)
+        .where(
+            Connection.process_id == process_id,
+            Connection.room_id == Seat.room_id,
+            Connection.seat == Seat.seat,
+        )
+        .exists()
+    )
+    session.execute(
+        update(Seat)
+        .where(connected)
+        .values(last_seen_at=stamp())
+        .execution_options(synchronize_session=False)
+    )
     session.commit()
+
+
+def _seen(session: Session, room_id: str, seat: int | None) -> None:
+    if seat is not None:
+        session.execute(
+            update(Seat)
+            .where(Seat.room_id == room_id, Seat.seat == seat)
+            .values(last_seen_at=stamp())
+            .execution_options(synchronize_session=False)
+        )
+
+
+def absent_seats(
+    session: Session,
+    room_id: str,
+    online: tuple[bool, bool],
+    *,
+    absent_after: float,
+    at: datetime | None = None,
+) -> tuple[bool, bool]:
+    """Which seats' players have had no open page for `absent_after` seconds (`online`: which
+    seats have a live socket now). A seat nobody holds, or the computer's, is never absent."""
+    cutoff = (at or stamp()) - timedelta(seconds=absent_after)
+    absent = [False, False]
+    for seat, joined, seen in session.execute(
+        select(Seat.seat, Seat.joined_at, Seat.last_seen_at).where(Seat.room_id == room_id)
+    ):
+        last = _aware(seen or joined)
+        absent[seat] = not online[seat] and last < cutoff
+    return absent[0], absent[1]
+
+
+def seats_gone_absent(session: Session, *, absent_after: float, window: float) -> list[str]:
+    """The unfinished rooms with a seat whose player became absent in the last `window`
+    seconds (last seen between `absent_after + window` and `absent_after` seconds ago)."""
+    now = stamp()
+    newest = now - timedelta(seconds=absent_after)
+    oldest = newest - timedelta(seconds=window)
+    seen = func.coalesce(Seat.last_seen_at, Seat.joined_at)
+    try:
+        return list(
+            session.scalars(
+                select(Seat.room_id)
+                .join(Room, Room.id == Seat.room_id)
+                .where(Room.finished.is_(False), seen <= newest, seen > oldest)
+                .distinct()
+            )
+        )
+    finally:
+        session.rollback()
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without their zone (they were stored in UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def rooms_gone_silent(session: Session, *, timeout: float, window: float) -> list[str]:
@@ -77,12 +154,15 @@ def connection_opened(
     session.add(
         Connection(id=connection_id, process_id=process_id, room_id=viewer.room_id, seat=seat)
     )
+    _seen(session, viewer.room_id, seat)
     queue_notify(session, viewer.room_id, None)
     session.commit()
 
 
 def connection_closed(session: Session, *, connection_id: str, room_id: str) -> None:
     """Forget a socket that closed and tell the room."""
+    seat = session.scalar(select(Connection.seat).where(Connection.id == connection_id))
+    _seen(session, room_id, seat)
     session.execute(delete(Connection).where(Connection.id == connection_id))
     queue_notify(session, room_id, None)
     session.commit()

@@ -39,6 +39,8 @@ def import_record(session: Session, *, record: GameRecord) -> ImportedRoom:
     room = new_room(
         session, computer=None, computer_seat=None, start=record, origin="import", catalog=catalog
     )
+    if record.ending is not None:  # a game resigned, claimed or aborted: it ended there
+        room.ending, room.ending_seat, room.finished = record.ending.kind, record.ending.seat, True
     session.add(Link(token_hash=token_hash(token), room_id=room.id, kind="spectator", seat=None))
     session.commit()
     return ImportedRoom(room_id=room.id, token=token)

@@ -74,6 +74,8 @@ def _open_rematch_room(session: Session, old_room: Room, offers: list[RematchOff
         rematch_of=old_room.id,
         catalog=catalogs.of_room(old_room),
     )
+    if old_room.host_seat is not None:
+        room.host_seat = 1 - old_room.host_seat
     for offer in offers:
         new_seat = 1 - offer.seat
         session.add(

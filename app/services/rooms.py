@@ -134,6 +134,7 @@ def seat_host(
     spectator link comes with the host's seat.
     """
     room_id, token, computer = room.id, new_token(), room.computer
+    room.host_seat = seat
     session.add(
         Seat(room_id=room_id, seat=seat, token_hash=token_hash(token), joined_at=room.created_at)
     )

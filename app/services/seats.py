@@ -1,6 +1,8 @@
 """Seats and the links that open them: claiming an invite writes the guest's seat, its
-spectator link and the invite's use. Also who holds a token (`resolve_token`), remembered
-per process for the tokens that never change what they open.
+spectator link and the invite's use; the host reissuing the other seat's link writes that
+seat's new token. Also who holds a token (`resolve_token`), remembered per process; a seat
+token reissued is forgotten at once in this process and, on PostgreSQL, in every other one
+when its notification arrives (`forget_seat_tokens`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from app.notify import Publisher, queue_notify
 from app.positions import Memory
 from app.roomview import Viewer
 from app.security import looks_like_token, new_token, spectator_token_for, token_hash
-from app.services.errors import InvalidLink, SeatTaken
-from app.services.lock import now
+from app.services.errors import InvalidLink, ReissueRefused, SeatTaken
+from app.services.events import log_event
+from app.services.lock import now, room_lock
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,11 @@ class ClaimedSeat:
 #: Seat and spectator tokens never change what they open, so they are remembered (by hash).
 #: Invite tokens are not: they turn into "seat taken" when claimed.
 known_tokens: Memory[Viewer] = Memory(maxsize=65536)
+
+
+def forget_seat_tokens(room_id: str) -> None:
+    """Forget the seat tokens remembered for `room_id` (one of them no longer opens its seat)."""
+    known_tokens.forget(lambda viewer: viewer.room_id != room_id or viewer.kind != "seat")
 
 
 def known_viewer(token: str) -> Viewer | None:
@@ -125,3 +133,41 @@ def claim_invite(
     return ClaimedSeat(
         room_id=room_id, seat=seat, token=token, seat_link=seat_link(base_url, token)
     )
+
+
+def reissue_seat_link(
+    session: Session, *, viewer: Viewer, base_url: str, publisher: Publisher | None = None
+) -> str:
+    """The host gives the other seat a new token and gets its new seat link, for a guest who
+    lost theirs. The old link stops opening the seat at once; the room's log records it.
+
+    Only the host may (`ReissueRefused` "not_the_host"), and only for a seat a person holds
+    (`ReissueRefused` "no_seat_to_reissue": still offered by the invite, or the computer's).
+    """
+    if viewer.kind != "seat" or viewer.seat is None:
+        raise ReissueRefused("not_the_host")
+    with room_lock(session, viewer.room_id) as room:
+        if room.host_seat != viewer.seat:
+            raise ReissueRefused("not_the_host")
+        other = 1 - viewer.seat
+        seat = session.get(Seat, (room.id, other))
+        if seat is None or room.computer_seat == other:
+            raise ReissueRefused("no_seat_to_reissue")
+        token = new_token()
+        seat.token_hash = token_hash(token)
+        session.add(
+            Link(
+                token_hash=token_hash(spectator_token_for(token)),
+                room_id=room.id,
+                kind="spectator",
+                seat=other,
+            )
+        )
+        log_event(session, room, "seat_link_reissued", other)
+        room.updated_at = now()
+        queue_notify(session, room.id, None, seats_changed=True)
+        session.commit()
+    forget_seat_tokens(viewer.room_id)
+    if publisher is not None:
+        publisher.room_changed(viewer.room_id, None)
+    return seat_link(base_url, token)

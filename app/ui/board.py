@@ -23,6 +23,7 @@ from app.roomview import RoomFacts, RoomView
 
 from .cache import card_html, log_html, tile_html
 from .panel import gains_something, moves_by_building
+from .roomlife import ending_headline, event_items, life_context, not_started_text
 from .supply import overview, rounds
 from .templates import environment_for
 from .warehouse import mat
@@ -31,11 +32,14 @@ from .words import GOODS, Words, words_for
 
 
 def can_act(view: RoomView) -> bool:
-    """Whether the viewer may make a move now: a player, both seats taken, their turn."""
+    """Whether the viewer may make a move now: a player, the game started and not ended, their
+    turn, and the computer not standing in for them."""
     state = view.state
     return (
         view.viewer_seat is not None
-        and all(view.seats_claimed)
+        and view.started
+        and view.ending is None
+        and view.standin_seat != view.viewer_seat
         and state.to_move is not None
         and state.to_move == view.viewer_seat
     )
@@ -72,14 +76,17 @@ def result_text(words: Words, winner: int | None, viewer_seat: int | None) -> st
 
 
 def _final(view: RoomView, words: Words) -> dict[str, Any]:
-    """The scores, the winner (None for a draw) and the headline of a finished game."""
+    """The scores, the winner (None for a draw or no result) and the headline of a finished
+    game; `reason` says how a game that ended early ended."""
     totals = engine.scores(view.state)
-    winner = engine.winner(view.state)
-    return {
-        "scores": totals,
-        "winner": winner,
-        "headline": result_text(words, winner, view.viewer_seat),
-    }
+    if view.ending is None:
+        winner = engine.winner(view.state)
+        headline, reason = result_text(words, winner, view.viewer_seat), None
+    else:
+        winner = view.ending.winner
+        reason = ending_headline(words, view.ending, view.viewer_seat)
+        headline = reason if winner is None else result_text(words, winner, view.viewer_seat)
+    return {"scores": totals, "winner": winner, "headline": headline, "reason": reason}
 
 
 def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
@@ -119,7 +126,13 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "viewer_seat": view.viewer_seat,
         "acting": acting,
         "waiting_for_opponent": not all(view.seats_claimed),
-        "turn_text": turn_text(words, state.to_move, view.viewer_seat),
+        "turn_text": (
+            turn_text(words, state.to_move, view.viewer_seat)
+            if view.started and view.ending is None
+            else turn_text(words, None, None)
+            if view.over
+            else not_started_text(words)
+        ),
         "actions_left": actions_left_text(words, state.actions_left),
         "rounds": rounds(state),
         "mats": [mat(view, seat, actionable, words) for seat in order],
@@ -129,13 +142,14 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
             (letter, when, Markup("").join(card(t) for t in tiles))
             for letter, when, tiles in overview(view, actionable, words, acting=acting)
         ],
-        "log": log_html(view, words),
+        "log": log_html(view, words, event_items(view, words)),
         "forecast": engine.round_forecast(state),
         "sellable": sellable,
         "pass_move": pass_move,
-        "final": _final(view, words) if state.to_move is None else None,
+        "final": _final(view, words) if view.over else None,
         "warehouse": state.catalog.warehouse,
         "goods": GOODS,
+        **life_context(view, words),
     }
 
 
@@ -154,11 +168,17 @@ class BoardPainter:
     facts only when asked to) and renders its board for every group of alike viewers."""
 
     def __init__(
-        self, sessions: sessionmaker[Session], render: Renderer, *, presence_timeout: float
+        self,
+        sessions: sessionmaker[Session],
+        render: Renderer,
+        *,
+        presence_timeout: float,
+        absent_after: float = 180.0,
     ) -> None:
         self._sessions = sessions
         self._render = render
         self._presence_timeout = presence_timeout
+        self._absent_after = absent_after
 
     def __call__(
         self,
@@ -170,7 +190,10 @@ class BoardPainter:
         with self._sessions() as session:
             if facts is None:
                 facts = queries.load_room_facts(
-                    session, room_id=room_id, presence_timeout=self._presence_timeout
+                    session,
+                    room_id=room_id,
+                    presence_timeout=self._presence_timeout,
+                    absent_after=self._absent_after,
                 )
             version = max(version, facts.version)
             state, log = queries.load_position(session, room_id=room_id, version=version)

@@ -7,6 +7,7 @@ all, the drawings the templates memoise included (the render benchmark measures 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache, lru_cache
 
 from markupsafe import Markup
@@ -39,16 +40,20 @@ class _Same:
         return isinstance(other, _Same) and other.obj is self.obj
 
 
-def log_html(view: RoomView, words: Words) -> Markup:
-    """The move log, newest first, put into words from the stored engine events.
+def log_html(view: RoomView, words: Words, between: Mapping[int, Markup] | None = None) -> Markup:
+    """The move log, newest first, put into words from the stored engine events; `between[v]`
+    (the room's other happenings) goes right after the first `v` moves.
 
     A move's entry never changes once logged, and the position cache hands out the same
     `LogEntry` objects version after version, so each entry is drawn once per language.
     """
     catalog = view.state.catalog
-    return Markup("").join(
-        _log_entry_html(_Same(entry), words.code, catalog) for entry in reversed(view.log)
-    )
+    between = between or {}
+    parts = [between.get(len(view.log), Markup(""))]
+    for entry in reversed(view.log):
+        parts.append(_log_entry_html(_Same(entry), words.code, catalog))
+        parts.append(between.get(entry.seq, Markup("")))
+    return Markup("").join(parts)
 
 
 @lru_cache(maxsize=65536)

@@ -196,7 +196,17 @@ def _choice_text(words: Words, building: str, choice: Mapping[str, Any]) -> str 
     return None
 
 
+def _takeback(words: Words, event: Event, names: Names) -> str:
+    return words.lang.ngettext(
+        "%(player)s took back their last action (the opponent agreed)",
+        "%(player)s took back their last %(num)s actions (the opponent agreed)",
+        event["count"],
+        player=words.seat_name(event["seat"]),
+    )
+
+
 DESCRIBERS: dict[str, Callable[[Words, Event, Names], str]] = {
+    "takeback": _takeback,
     "sell": _sell,
     "forced_sale": _forced_sale,
     "build": _build,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.analyses import AnalysisState
+from app.positions import TAKEBACK
 from app.queries import RoomOrigin
 from app.roomview import RoomView
 from app.ui.board import board_context
@@ -57,17 +58,27 @@ class TurningPoint:
 
 
 def positions_of(view: RoomView) -> list[GameState]:
-    """The start and the position after each move of the room's log (the engine's replay)."""
+    """The start and the position after each entry of the room's log (the engine's replay; a
+    takeback goes back to the position before the moves it takes back)."""
     state = new_game(view.state.catalog)
     states = [state]
+    before: list[int] = []  # for each move in force, the index of the position it was made on
     for entry in view.log:
-        state = apply(state, entry.move)
+        if entry.move.get("type") == TAKEBACK:
+            count = int(entry.move["count"])
+            state = states[before[len(before) - count]]
+            del before[len(before) - count :]
+        else:
+            before.append(len(states) - 1)
+            state = apply(state, entry.move)
         states.append(state)
     return states
 
 
 def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
-    """The room as someone who only watches sees it at position `at`: no links, no rematch."""
+    """The room as someone who only watches sees it at position `at`: no links, no rematch; the
+    room's happenings up to there, and how the game ended early only at its last position."""
+    last = at == len(view.log)
     return dataclasses.replace(
         view,
         version=at,
@@ -80,6 +91,8 @@ def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
         seat_link=None,
         rematch=None,
         seat_taken=False,
+        ending=view.ending if last else None,
+        events=tuple(e for e in view.events if e.at_version < at or (last and e.at_version == at)),
     )
 
 

@@ -145,7 +145,7 @@ def mat(view: RoomView, seat: int, actionable: set[str], words: Words) -> Mat:
         ),
         online=view.online[seat],
         claimed=view.seats_claimed[seat],
-        to_move=state.to_move == seat,
+        to_move=state.to_move == seat and view.ending is None,
         counters=goods,
         tiles=tiles,
         locked=tuple(owned(b, None, None) for b in locked),

@@ -37,6 +37,8 @@ def state_text(lang: str, game: YourGame) -> str:
     """Whose turn it is, or how the game ended (with the score, yours first)."""
     words = words_for(lang)
     t = words.lang
+    if game.ending == "aborted":
+        return t.gettext("Aborted")
     if game.finished:
         yours, theirs = game.scores[game.seat], game.scores[1 - game.seat]
         score = f"{words.number(yours)}–{words.number(theirs)}"

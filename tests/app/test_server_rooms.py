@@ -159,7 +159,7 @@ def test_a_seated_browser_keeps_its_seat_when_it_opens_the_spectator_or_review_l
     created = client.post("/api/rooms", json={"host_seat": 0}).json()
     client.get(f"/s/{created['token']}", follow_redirects=False)
     spectator = token_of(created["spectator_link"])
-    for link, page in ((f"/w/{spectator}", ""), (f"/r/{spectator}", "/review")):
+    for link, page in ((f"/w/{spectator}", "?kept=seat"), (f"/r/{spectator}", "/review")):
         opened = client.get(link, follow_redirects=False)
         assert opened.status_code == 303
         assert opened.headers["location"] == f"/rooms/{created['room']}{page}"

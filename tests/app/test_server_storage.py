@@ -72,6 +72,10 @@ def test_concurrent_submissions_apply_exactly_one_move(database_url: str) -> Non
     try:
         with sessions() as session:
             created = rooms.create_room(session, host_seat=0, base_url="http://x")
+            assert created.invite_link is not None  # the guest joins: the game starts
+            seats.claim_invite(
+                session, invite_token=created.invite_link.rsplit("/", 1)[1], base_url="http://x"
+            )
         move = engine.legal_moves(engine.new_game())[0].to_json()
         outcomes: list[str] = []
         barrier = threading.Barrier(8)
@@ -110,6 +114,10 @@ def test_sockets_of_a_silent_process_stop_counting_as_online(database_url: str) 
     try:
         with sessions() as session:
             created = rooms.create_room(session, host_seat=1, base_url="http://x")
+            assert created.invite_link is not None  # the guest joins: the game starts
+            seats.claim_invite(
+                session, invite_token=created.invite_link.rsplit("/", 1)[1], base_url="http://x"
+            )
             presence.register_process(session, process_id="p1")
             viewer = Viewer(room_id=created.room_id, seat=1, kind="seat", token=created.token)
             presence.connection_opened(session, connection_id="c1", process_id="p1", viewer=viewer)
@@ -141,6 +149,10 @@ def test_a_process_gone_silent_is_reported_once_for_its_rooms(database_url: str)
     try:
         with sessions() as session:
             created = rooms.create_room(session, host_seat=0, base_url="http://x")
+            assert created.invite_link is not None  # the guest joins: the game starts
+            seats.claim_invite(
+                session, invite_token=created.invite_link.rsplit("/", 1)[1], base_url="http://x"
+            )
             presence.register_process(session, process_id="gone")
             viewer = Viewer(room_id=created.room_id, seat=0, kind="seat", token=created.token)
             presence.connection_opened(

@@ -16,6 +16,7 @@ from engine.record import (
     FORMAT,
     MAX_RECORD_BYTES,
     GameRecord,
+    RecordEnding,
     RecordError,
     catalog_id,
     read_record,
@@ -172,3 +173,37 @@ def test_a_game_starts_from_a_records_prefix() -> None:
     assert json.loads(record_json(start))["result"] is None
     with pytest.raises(ValueError):
         record.prefix(len(moves) + 1)
+
+
+@pytest.mark.parametrize("kind", ["resigned", "claimed", "aborted"])
+def test_a_game_that_ended_early_keeps_its_ending_in_both_formats(kind: str) -> None:
+    moves = random_game(random.Random(7))[:6]
+    record = GameRecord.of(moves, ending=RecordEnding(kind, 1))
+    assert json.loads(record_json(record))["ending"] == {"kind": kind, "seat": 1}
+    assert f"ending {kind} player2" in record_text(record)
+    for text in (record_text(record), record_json(record)):
+        again = read_record(text)
+        assert again == record and again.ending == RecordEnding(kind, 1)
+    assert RecordEnding(kind, 1).winner == {"resigned": 0, "claimed": 1, "aborted": None}[kind]
+    assert record.prefix(3).ending is None  # a game played on from a position has no ending
+
+
+def test_an_ending_is_checked() -> None:
+    moves = random_game(random.Random(8))
+    finished = record_json(GameRecord.of(moves, ending=RecordEnding("resigned", 0)))
+    with pytest.raises(RecordError) as refused:
+        read_record(finished)
+    assert refused.value.code == "result"  # a game played to its end did not end early
+    early = GameRecord.of(moves[:4], ending=RecordEnding("resigned", 0))
+    bad = record_json(early).replace('"resigned"', '"gave up"')
+    with pytest.raises(RecordError) as refused:
+        read_record(bad)
+    assert refused.value.code == "shape"
+    bad_text = (
+        record_text(early)
+        .replace("player1\n", "player3\n")
+        .replace("ending resigned player1", "ending resigned player3")
+    )
+    with pytest.raises(RecordError) as refused:
+        read_record(bad_text)
+    assert refused.value.code == "shape"

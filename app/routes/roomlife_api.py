@@ -1,0 +1,233 @@
+"""The JSON API of the room's life: resign, abort, the host's new seat link for the other
+seat, the computer standing in for a player who left, taking over again, claiming the game,
+and takebacks by agreement (documented with the rest of the API at /docs and in docs/server.md).
+
+Each takes a seat token (`Authorization: Bearer <token>`); a refusal is answered as every
+refusal of the API is (`app.refusals.problem`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
+
+from app import queries
+from app.deps import BaseUrlDep, HubDep, SessionDep, SettingsDep, TokenSeatDep, TokenViewerDep
+from app.refusals import problem
+from app.routes.api import Problem, RoomId
+from app.services import ending, seats, standin, takeback
+from app.services.errors import ServiceError
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+class RoomEventOut(BaseModel):
+    seq: int
+    kind: str = Field(
+        description='"seat_link_reissued", "resigned", "aborted", "claimed", '
+        '"standin_started" or "standin_ended"'
+    )
+    seat: int | None = Field(description="the seat it concerns")
+    at_version: int = Field(description="the number of moves played before it happened")
+
+
+class EventsOut(BaseModel):
+    events: list[RoomEventOut]
+
+
+class EndedOut(BaseModel):
+    ending: str = Field(description='"resigned", "aborted" or "claimed"')
+    seat: int = Field(description="the seat whose act ended the game")
+
+
+class NewSeatLinkOut(BaseModel):
+    seat: int = Field(description="the other seat, whose link this is")
+    seat_link: str = Field(description="its new seat link; the old one no longer opens the seat")
+
+
+@router.get(
+    "/rooms/{room_id}/events", response_model=EventsOut, responses={403: {"model": Problem}}
+)
+def get_events(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> EventsOut:
+    """The room's log of happenings that are not moves, oldest first (the moves are at
+    `/moves`; an event with `at_version` v came after the first v moves)."""
+    return EventsOut(
+        events=[RoomEventOut(**e) for e in queries.event_log(session, room_id=room_id)]
+    )
+
+
+@router.post(
+    "/rooms/{room_id}/resign",
+    response_model=EndedOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_resign(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
+) -> EndedOut | JSONResponse:
+    """Resign: the game ends and the opponent wins (403 "game_over" once it ended, 409
+    "not_started" before both seats are taken)."""
+    try:
+        ending.resign(session, viewer=viewer, publisher=hub)
+    except ServiceError as refused:
+        return problem(refused)
+    assert viewer.seat is not None
+    return EndedOut(ending="resigned", seat=viewer.seat)
+
+
+@router.post(
+    "/rooms/{room_id}/abort",
+    response_model=EndedOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_abort(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
+) -> EndedOut | JSONResponse:
+    """Abort the game while nobody has taken an action in it: the room ends without a result
+    (409 "cannot_abort" after the first action)."""
+    try:
+        ending.abort(session, viewer=viewer, publisher=hub)
+    except ServiceError as refused:
+        return problem(refused)
+    assert viewer.seat is not None
+    return EndedOut(ending="aborted", seat=viewer.seat)
+
+
+@router.post(
+    "/rooms/{room_id}/seat-link",
+    response_model=NewSeatLinkOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_seat_link(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, base: BaseUrlDep, hub: HubDep
+) -> NewSeatLinkOut | JSONResponse:
+    """The host issues a new seat link for the other seat (a guest who lost theirs): the old
+    link stops working at once and the room's log records it. 403 "not_the_host" for anyone
+    else, 409 "no_seat_to_reissue" while the invite is unused or the computer holds the seat."""
+    try:
+        link = seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub)
+    except ServiceError as refused:
+        return problem(refused)
+    assert viewer.seat is not None
+    hub.seat_tokens_changed(room_id, 1 - viewer.seat)
+    return NewSeatLinkOut(seat=1 - viewer.seat, seat_link=link)
+
+
+class StandinOut(BaseModel):
+    standin_seat: int | None = Field(description="the seat the computer plays for; null: none")
+
+
+@router.post(
+    "/rooms/{room_id}/standin",
+    response_model=StandinOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_standin(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
+) -> StandinOut | JSONResponse:
+    """The opponent to move has had no open page for ABSENT_AFTER seconds: the computer
+    (normal strength) plays for them until they take over (409 "not_absent" otherwise)."""
+    try:
+        seat = standin.start_standin(
+            session,
+            viewer=viewer,
+            absent_after=settings.absent_after,
+            presence_timeout=settings.presence_timeout,
+            publisher=hub,
+        )
+    except ServiceError as refused:
+        return problem(refused)
+    return StandinOut(standin_seat=seat)
+
+
+@router.post(
+    "/rooms/{room_id}/take-over",
+    response_model=StandinOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_take_over(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
+) -> StandinOut | JSONResponse:
+    """The absent player is back: the computer stops playing for them (409 "no_standin")."""
+    try:
+        standin.take_over(session, viewer=viewer, publisher=hub)
+    except ServiceError as refused:
+        return problem(refused)
+    return StandinOut(standin_seat=None)
+
+
+@router.post(
+    "/rooms/{room_id}/claim",
+    response_model=EndedOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_claim(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
+) -> EndedOut | JSONResponse:
+    """The opponent to move has had no open page for ABSENT_AFTER seconds: claim the game,
+    recorded as won because the opponent left (409 "not_absent" otherwise)."""
+    try:
+        ending.claim(
+            session,
+            viewer=viewer,
+            absent_after=settings.absent_after,
+            presence_timeout=settings.presence_timeout,
+            publisher=hub,
+        )
+    except ServiceError as refused:
+        return problem(refused)
+    assert viewer.seat is not None
+    return EndedOut(ending="claimed", seat=viewer.seat)
+
+
+class TakebackOut(BaseModel):
+    status: Literal["asked", "accepted", "declined"] = Field(
+        description='"asked": waiting for the opponent; against the computer its answer at once'
+    )
+
+
+class TakebackAnswerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    accept: StrictBool = Field(description="true: take the actions back; false: decline")
+
+
+@router.post(
+    "/rooms/{room_id}/takeback",
+    response_model=TakebackOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_takeback(
+    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
+) -> TakebackOut | JSONResponse:
+    """Ask to take back your own actions since the opponent last acted (409
+    "takeback_pending" while a request is open, "nothing_to_take_back" when the opponent acted
+    last). Against the computer the answer comes at once."""
+    try:
+        accepted = takeback.ask_takeback(session, viewer=viewer, publisher=hub)
+    except ServiceError as refused:
+        return problem(refused)
+    if accepted is None:
+        return TakebackOut(status="asked")
+    return TakebackOut(status="accepted" if accepted else "declined")
+
+
+@router.post(
+    "/rooms/{room_id}/takeback/answer",
+    response_model=TakebackOut,
+    responses={403: {"model": Problem}, 409: {"model": Problem}},
+)
+def post_takeback_answer(
+    room_id: RoomId,
+    body: TakebackAnswerIn,
+    viewer: TokenSeatDep,
+    session: SessionDep,
+    hub: HubDep,
+) -> TakebackOut | JSONResponse:
+    """Accept or decline the opponent's open takeback request (409 "no_takeback")."""
+    try:
+        takeback.answer_takeback(session, viewer=viewer, accept=body.accept, publisher=hub)
+    except ServiceError as refused:
+        return problem(refused)
+    return TakebackOut(status="accepted" if body.accept else "declined")

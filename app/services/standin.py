@@ -1,0 +1,93 @@
+"""The opponent gone: when the player to move has had no open page for `absent_after` seconds,
+the other player may let the computer (normal strength) play for the absent seat until its
+owner comes back and takes over (`start_standin`, `take_over`), or claim the game
+(`app.services.ending.claim`). Each is written in the room's log.
+
+The stand-in moves through `app.services.moves.submit_move` like the computer opponent
+(`app.computer`); `rooms.standin_seat` says which seat it plays.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from app.models import Room
+from app.notify import Publisher, queue_notify
+from app.positions import position
+from app.queries import STANDIN_LEVEL, presence
+from app.roomview import Viewer
+from app.services.errors import EndingRefused, NotYourTurn
+from app.services.events import log_event
+from app.services.lock import now, room_lock
+from app.services.moves import both_seats_taken
+from app.services.presence import absent_seats
+
+__all__ = ["STANDIN_LEVEL", "check_opponent_gone", "start_standin", "take_over"]
+
+
+def check_opponent_gone(
+    session: Session, room: Room, seat: int, *, absent_after: float, presence_timeout: float
+) -> int:
+    """The absent seat `seat`'s player may act against, on the locked `room`; else a refusal:
+    "game_over", "not_started", "not_absent" (the opponent is not the player to move, is a
+    computer, or has had an open page in the last `absent_after` seconds)."""
+    if room.finished or room.ending is not None:
+        raise EndingRefused("game_over")
+    if room.version == room.start_moves and not both_seats_taken(session, room):
+        raise EndingRefused("not_started")
+    other = 1 - seat
+    state = position(session, room.id, room.version).state
+    if room.computer_seat is not None or state.to_move != other:
+        raise EndingRefused("not_absent")
+    online, _ = presence(session, room, presence_timeout)
+    if not absent_seats(session, room.id, online, absent_after=absent_after)[other]:
+        raise EndingRefused("not_absent")
+    return other
+
+
+def start_standin(
+    session: Session,
+    *,
+    viewer: Viewer,
+    absent_after: float,
+    presence_timeout: float,
+    publisher: Publisher | None = None,
+) -> int:
+    """Let the computer play for the absent opponent; returns the seat it plays."""
+    seat = _player_seat(viewer)
+    with room_lock(session, viewer.room_id) as room:
+        other = check_opponent_gone(
+            session, room, seat, absent_after=absent_after, presence_timeout=presence_timeout
+        )
+        if room.standin_seat is not None:
+            raise EndingRefused("standin_playing")
+        room.standin_seat = other
+        room.updated_at = now()
+        log_event(session, room, "standin_started", other)
+        queue_notify(session, room.id, None)
+        session.commit()
+    if publisher is not None:
+        publisher.room_changed(viewer.room_id, None)
+    return other
+
+
+def take_over(session: Session, *, viewer: Viewer, publisher: Publisher | None = None) -> None:
+    """The absent player is back: the computer stops playing for them ("no_standin" when it
+    does not)."""
+    seat = _player_seat(viewer)
+    with room_lock(session, viewer.room_id) as room:
+        if room.standin_seat != seat:
+            raise EndingRefused("no_standin")
+        room.standin_seat = None
+        room.updated_at = now()
+        log_event(session, room, "standin_ended", seat)
+        queue_notify(session, room.id, None)
+        session.commit()
+    if publisher is not None:
+        publisher.room_changed(viewer.room_id, None)
+
+
+def _player_seat(viewer: Viewer) -> int:
+    if viewer.kind != "seat" or viewer.seat is None:
+        raise NotYourTurn("not_a_player")
+    return viewer.seat

@@ -1,0 +1,145 @@
+"""The room's life around the game, as one viewer sees it: whether the game has started,
+what a player may do besides moving (resign, abort, issue a new seat link for the other seat),
+how a game that ended early reads, and the room's happenings in the move log.
+
+`life_context` is the part of the board's template context `templates/room_life.html` draws;
+`event_lines` tells the room's log entries (`app.services.events`) in the viewer's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from app.positions import TAKEBACK, effective_of, own_moves_to_take_back, takeback_text
+from app.roomview import Ending, RoomEventEntry, RoomView
+from app.services.ending import may_abort
+
+from .words import Words
+
+
+@dataclass(frozen=True)
+class RoomLife:
+    """What the life controls show one viewer."""
+
+    #: The game has not started (a seat is free): nobody can move yet.
+    not_started: bool
+    can_resign: bool
+    can_abort: bool
+    #: The host may issue a new seat link for this seat (a person holds it).
+    reissue_seat: int | None
+    #: The opponent to move is gone: the viewer may let the computer play for them or claim.
+    opponent_gone: bool = False
+    #: The seat the computer plays for while its player is away, and whether it is the viewer's.
+    standin_seat: int | None = None
+    standin_for_viewer: bool = False
+    #: How many of their own moves the viewer may ask to take back (0: none, or not now).
+    can_take_back: int = 0
+    #: The seat whose takeback request is open, and how many moves it would take back.
+    takeback_seat: int | None = None
+    takeback_count: int = 0
+
+
+def not_started_text(words: Words) -> str:
+    return words.lang.gettext("The game has not started: it starts when both seats are taken.")
+
+
+def life_context(view: RoomView, words: Words) -> dict[str, Any]:
+    """The controls and texts of the room's life for `view`'s viewer."""
+    seat = view.viewer_seat
+    playing = seat is not None and not view.over
+    reissue = None
+    if seat is not None and view.host_seat == seat and view.seats_held[1 - seat]:
+        reissue = 1 - seat
+    gone = (
+        playing
+        and seat is not None
+        and view.started
+        and view.computer_seat is None
+        and view.state.to_move == 1 - seat
+        and view.absent[1 - seat]
+    )
+    standin = None if view.over else view.standin_seat
+    asker = None if view.over else view.takeback_seat
+    own = 0
+    if playing and seat is not None and view.started and asker is None:
+        own = takeback_counts(view, seat)
+    life = RoomLife(
+        not_started=not view.started and not view.over,
+        can_resign=playing and view.started,
+        can_abort=playing and may_abort(view.version, view.start_moves),
+        reissue_seat=reissue,
+        opponent_gone=bool(gone),
+        standin_seat=standin,
+        standin_for_viewer=standin is not None and standin == seat,
+        can_take_back=own,
+        takeback_seat=asker,
+        takeback_count=0 if asker is None else takeback_counts(view, asker),
+    )
+    return {"life": life}
+
+
+def takeback_counts(view: RoomView, seat: int) -> int:
+    """How many of `seat`'s own moves in force came since the opponent last acted."""
+    rows = (
+        (
+            e.seq,
+            e.seat,
+            takeback_text(int(e.move["count"])) if e.move.get("type") == TAKEBACK else "",
+        )
+        for e in view.log
+    )
+    return own_moves_to_take_back(effective_of(rows), seat, view.start_moves)
+
+
+def event_line(words: Words, event: RoomEventEntry) -> str:
+    """One happening of the room in words."""
+    t = words.lang
+    player = words.seat_name(event.seat) if event.seat is not None else ""
+    if event.kind == "seat_link_reissued":
+        return t.gettext(
+            "The host issued a new seat link for %(player)s: the old one no longer works.",
+            player=player,
+        )
+    if event.kind == "resigned":
+        return t.gettext("%(player)s resigned.", player=player)
+    if event.kind == "aborted":
+        return t.gettext("%(player)s aborted the game.", player=player)
+    if event.kind == "claimed":
+        return t.gettext("%(player)s claimed the game: the opponent left.", player=player)
+    if event.kind == "standin_started":
+        return t.gettext("The computer plays for %(player)s while they are away.", player=player)
+    if event.kind == "standin_ended":
+        return t.gettext("%(player)s is back and plays again.", player=player)
+    if event.kind == "takeback_asked":
+        return t.gettext("%(player)s asked to take back their last actions.", player=player)
+    if event.kind == "takeback_declined":
+        return t.gettext("%(player)s declined the takeback.", player=player)
+    return event.kind
+
+
+def event_items(view: RoomView, words: Words) -> Mapping[int, Markup]:
+    """The room's happenings as move-log items, by the number of moves they came after."""
+    items: dict[int, Markup] = {}
+    for event in view.events:
+        item = Markup('<li class="log-entry log-event" data-event="{}"><p>{}</p></li>').format(
+            event.kind, escape(event_line(words, event))
+        )
+        items[event.at_version] = item + items.get(event.at_version, Markup(""))
+    return items
+
+
+def ending_headline(words: Words, ending: Ending, viewer_seat: int | None) -> str:
+    """Why the game ended early, said to the viewer: "Player 1 resigned.", "You resigned."..."""
+    t = words.lang
+    mine = viewer_seat == ending.seat
+    if ending.kind == "resigned":
+        if mine:
+            return t.gettext("You resigned.")
+        return t.gettext("%(player)s resigned.", player=words.seat_name(ending.seat))
+    if ending.kind == "claimed":
+        return t.gettext("The game was claimed: the opponent left.")
+    return t.gettext("The game was aborted: it has no result.")

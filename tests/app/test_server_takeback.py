@@ -1,0 +1,224 @@
+"""Takeback by agreement (issue 13, point 5): a player asks to take back their own actions since
+the opponent last acted; the opponent accepts or declines; one request at a time. The log stays
+append-only: replaying it (tests/app/conftest.py, after every test) gives the stored position."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from server_support import bearer, new_room
+
+import engine
+from app.db import make_engine, make_sessionmaker
+from app.positions import effective_of, own_moves_to_take_back, takeback_text
+from app.roomview import Viewer
+from app.services import moves, rooms, takeback
+from bench.appserver import AppServer
+
+
+def state(client: TestClient, room_id: str, token: str) -> dict[str, Any]:
+    body: dict[str, Any] = client.get(f"/api/rooms/{room_id}", headers=bearer(token)).json()
+    return body
+
+
+def act(client: TestClient, room: dict[str, Any], seat: int, base: str = "") -> Any:
+    room_id, token = room["room"], room["tokens"][seat]
+    version = client.get(f"{base}/api/rooms/{room_id}", headers=bearer(token)).json()["version"]
+    legal = client.get(f"{base}/api/rooms/{room_id}/legal", headers=bearer(token)).json()["moves"]
+    move = next(m for m in legal if m["type"] != "sell")
+    return client.post(
+        f"{base}/api/rooms/{room_id}/moves",
+        json={"move": move, "version": version, "client_move_id": uuid.uuid4().hex},
+        headers=bearer(token),
+    )
+
+
+def ask(client: TestClient, room: dict[str, Any], seat: int) -> Any:
+    return client.post(f"/api/rooms/{room['room']}/takeback", headers=bearer(room["tokens"][seat]))
+
+
+def answer(client: TestClient, room: dict[str, Any], seat: int, accept: bool) -> Any:
+    return client.post(
+        f"/api/rooms/{room['room']}/takeback/answer",
+        json={"accept": accept},
+        headers=bearer(room["tokens"][seat]),
+    )
+
+
+def kinds(client: TestClient, room: dict[str, Any]) -> list[str]:
+    found = client.get(f"/api/rooms/{room['room']}/events", headers=bearer(room["spectator"]))
+    return [e["kind"] for e in found.json()["events"]]
+
+
+def test_an_accepted_takeback_is_a_log_entry_and_the_position_goes_back(
+    client: TestClient,
+) -> None:
+    room = new_room(client)
+    room_id = room["room"]
+    start = state(client, room_id, room["spectator"])["summary"]
+    assert act(client, room, 0).status_code == 200
+    asked = ask(client, room, 0)
+    assert asked.status_code == 200 and asked.json() == {"status": "asked"}
+    client.get(f"/s/{room['tokens'][1]}")
+    table = client.get(f"/rooms/{room_id}").text
+    assert "Player 1 asks to take back their last action." in table
+    assert 'id="takeback-accept"' in table
+    accepted = answer(client, room, 1, True)
+    assert accepted.status_code == 200 and accepted.json() == {"status": "accepted"}
+    after = state(client, room_id, room["spectator"])
+    assert after["version"] == 2 and after["summary"] == start
+    log = client.get(f"/api/rooms/{room_id}/moves", headers=bearer(room["spectator"])).json()
+    assert [m["move"]["type"] for m in log["moves"]][1] == "takeback"
+    assert log["moves"][1] == {"seq": 1, "seat": 0, "move": {"count": 1, "type": "takeback"}}
+    assert kinds(client, room) == ["takeback_asked"]
+    # the game goes on from there, and the table tells it
+    assert act(client, room, 0).status_code == 200
+    table = client.get(f"/rooms/{room_id}").text
+    assert "Player 1 took back their last action (the opponent agreed)" in table
+    review = client.get(f"/rooms/{room_id}/review")
+    assert review.status_code == 200
+
+
+def test_a_declined_takeback_changes_nothing(client: TestClient) -> None:
+    room = new_room(client)
+    assert act(client, room, 0).status_code == 200
+    before = state(client, room["room"], room["spectator"])
+    assert ask(client, room, 0).status_code == 200
+    declined = answer(client, room, 1, False)
+    assert declined.status_code == 200 and declined.json() == {"status": "declined"}
+    after = state(client, room["room"], room["spectator"])
+    assert after["version"] == before["version"] and after["summary"] == before["summary"]
+    assert kinds(client, room) == ["takeback_asked", "takeback_declined"]
+
+
+def test_one_request_at_a_time_and_only_the_opponent_answers(client: TestClient) -> None:
+    room = new_room(client)
+    assert act(client, room, 0).status_code == 200
+    assert ask(client, room, 0).status_code == 200
+    again = ask(client, room, 0)
+    assert again.status_code == 409 and again.json()["code"] == "takeback_pending"
+    own = answer(client, room, 0, True)
+    assert own.status_code == 409 and own.json()["code"] == "no_takeback"
+    spectator = client.post(
+        f"/api/rooms/{room['room']}/takeback/answer",
+        json={"accept": True},
+        headers=bearer(room["spectator"]),
+    )
+    assert spectator.status_code == 403
+
+
+def test_only_ones_own_actions_since_the_opponent_last_acted(client: TestClient) -> None:
+    room = new_room(client)
+    nothing = ask(client, room, 0)
+    assert nothing.status_code == 409 and nothing.json()["code"] == "nothing_to_take_back"
+    assert act(client, room, 0).status_code == 200
+    other = ask(client, room, 1)
+    assert other.status_code == 409 and other.json()["code"] == "nothing_to_take_back"
+
+
+def test_a_move_lets_the_request_lapse(client: TestClient) -> None:
+    room = new_room(client)
+    assert act(client, room, 0).status_code == 200
+    assert ask(client, room, 0).status_code == 200
+    assert act(client, room, 1).status_code == 200
+    late = answer(client, room, 1, True)
+    assert late.status_code == 409 and late.json()["code"] == "no_takeback"
+    assert state(client, room["room"], room["spectator"])["version"] == 2
+
+
+@pytest.mark.parametrize(("level", "agrees"), [("easy", True), ("normal", True), ("strong", False)])
+def test_the_computer_accepts_unless_strong(database_url: str, level: str, agrees: bool) -> None:
+    db = make_engine(database_url)
+    sessions = make_sessionmaker(db)
+    try:
+        with sessions() as session:
+            created = rooms.create_room(
+                session, host_seat=0, base_url="http://test", computer=level
+            )
+        viewer = Viewer(room_id=created.room_id, seat=0, kind="seat", token=created.token)
+        with sessions() as session:
+            first = engine.legal_moves(engine.new_game())[0]
+            moves.submit_move(
+                session,
+                room_id=created.room_id,
+                seat=0,
+                move=first.to_json(),
+                version=0,
+                client_move_id="m1",
+            )
+        with sessions() as session:
+            assert takeback.ask_takeback(session, viewer=viewer) is agrees
+        with sessions() as session:
+            from app.queries import room_summary
+
+            summary = room_summary(session, room_id=created.room_id)
+        expected = engine.new_game() if agrees else engine.apply(engine.new_game(), first)
+        assert summary.summary == engine.summary(expected)
+        assert summary.version == (2 if agrees else 1)
+    finally:
+        db.dispose()
+
+
+@pytest.fixture
+def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
+    servers = [
+        AppServer(tmp_path, database_url=database_url, env={"ROOMS_PER_MINUTE": "0"})
+        for _ in range(2)
+    ]
+    for server in servers:
+        server.start()
+    yield servers
+    for server in servers:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_two_processes_agree_on_a_takeback(two_servers: list[AppServer], is_postgres: bool) -> None:
+    if not is_postgres:
+        pytest.skip("several processes share live rooms on PostgreSQL only")
+    first, second = two_servers
+    with httpx.Client(timeout=10) as http:
+        created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()
+        invite = created["invite_link"].rsplit("/", 1)[1]
+        guest = http.post(f"{second.url}/api/invites/{invite}").json()
+        room = {"room": created["room"], "tokens": {0: created["token"], 1: guest["token"]}}
+        assert act(http, room, 0, first.url).status_code == 200  # type: ignore[arg-type]
+        for server in (first, second):  # both processes cache the position at version 1
+            seen = http.get(
+                f"{server.url}/api/rooms/{room['room']}", headers=bearer(guest["token"])
+            )
+            assert seen.json()["version"] == 1
+        asked = http.post(
+            f"{first.url}/api/rooms/{room['room']}/takeback", headers=bearer(created["token"])
+        )
+        assert asked.json() == {"status": "asked"}
+        accepted = http.post(
+            f"{second.url}/api/rooms/{room['room']}/takeback/answer",
+            json={"accept": True},
+            headers=bearer(guest["token"]),
+        )
+        assert accepted.status_code == 200
+        time.sleep(0.2)
+        for server in (first, second):
+            body = http.get(
+                f"{server.url}/api/rooms/{room['room']}", headers=bearer(guest["token"])
+            ).json()
+            assert body["version"] == 2
+            assert body["summary"] == engine.summary(engine.new_game())
+        assert act(http, room, 0, second.url).status_code == 200  # type: ignore[arg-type]
+
+
+def test_a_takeback_counts_ones_own_moves_sells_included() -> None:
+    played = [(0, 0, "build"), (1, 1, "sell"), (2, 1, "sell"), (3, 1, "build")]
+    assert own_moves_to_take_back(played, 1, 0) == 3
+    assert own_moves_to_take_back(played, 0, 0) == 0
+    assert own_moves_to_take_back(played, 1, 3) == 1  # a fork's start record stays
+    rows = [*((s, seat, "x") for s, seat, _ in played), (4, 1, takeback_text(2))]
+    assert [seq for seq, _, _ in effective_of(rows)] == [0, 1]

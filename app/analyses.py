@@ -16,8 +16,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import catalogs
+from app.gamelog import canonical_log
 from app.models import Analysis, Room
-from app.queries import canonical_log
 from engine import Catalog
 from engine.analysis import TurnReview
 

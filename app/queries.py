@@ -17,10 +17,9 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 import engine
-from app import catalogs
 from app.links import invite_link, seat_link, spectator_link
-from app.models import Connection, Link, Move, RematchOffer, Room, RoomEvent, Seat, ServerProcess
-from app.positions import effective_of, position
+from app.models import Connection, Link, RematchOffer, Room, RoomEvent, Seat, ServerProcess
+from app.positions import position
 from app.roomview import (
     Ending,
     LogEntry,
@@ -33,7 +32,6 @@ from app.roomview import (
 from app.security import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.services.errors import RoomNotFound
 from app.services.presence import absent_seats
-from engine.record import GameRecord, RecordEnding
 
 
 @dataclass(frozen=True)
@@ -47,26 +45,8 @@ class ComputerTurn:
     state: engine.GameState
 
 
-@dataclass(frozen=True)
-class RoomOrigin:
-    """Where a room's game began: `origin` None for a game from the start, "import" for a
-    record opened read-only, "fork" for a game played on from a position of `origin_room_id`.
-    The first `start_moves` moves of its log are that start."""
-
-    origin: str | None
-    start_moves: int
-    origin_room_id: str | None
-
-
 STANDIN_LEVEL = "normal"
 """The strength of the computer standing in for an absent player."""
-
-COMPUTER_NAMES = {
-    "easy": "Computer (easy)",
-    "normal": "Computer (normal)",
-    "strong": "Computer (strong)",
-}
-"""How a game record names the computer's seat."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +64,8 @@ class RoomSummary:
     catalog_sha256: str = ""
 
 
-def _room(session: Session, room_id: str) -> Room:
+def room_row(session: Session, room_id: str) -> Room:
+    """The room's row; `RoomNotFound` (after a rollback) when there is none."""
     room = session.get(Room, room_id)
     if room is None:
         session.rollback()
@@ -107,7 +88,7 @@ def game_result(state: engine.GameState, ending: Ending | None = None) -> dict[s
 def room_summary(session: Session, *, room_id: str, presence_timeout: float = 30.0) -> RoomSummary:
     """The room's state summary (from the snapshot), presence, and the result once finished."""
     try:
-        room = _room(session, room_id)
+        room = room_row(session, room_id)
         online, spectators = presence(session, room, presence_timeout)
         result = None
         if room.finished:
@@ -132,7 +113,7 @@ def legal_moves_for(
 ) -> tuple[int, list[dict[str, Any]]]:
     """The room's version and the legal moves of `seat` ([] when it is not that seat's turn)."""
     try:
-        room = _room(session, room_id)
+        room = room_row(session, room_id)
         state = position(session, room_id, room.version).state
         if state.to_move != seat:
             return room.version, []
@@ -144,7 +125,7 @@ def legal_moves_for(
 def computer_turn(session: Session, *, room_id: str) -> tuple[bool, ComputerTurn | None]:
     """Whether the room has a computer player, and its turn when it is the one to move now."""
     try:
-        room = _room(session, room_id)
+        room = room_row(session, room_id)
         level, seat = _computer_of(room)
         if seat is None:
             return False, None
@@ -191,76 +172,6 @@ def computer_rooms_waiting(session: Session) -> list[str]:
         session.rollback()
 
 
-def move_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
-    """The whole log, oldest first: `{"seq", "seat", "move"}` with canonical move dicts."""
-    try:
-        _room(session, room_id)
-        rows = session.execute(
-            select(Move.seq, Move.seat, Move.move).where(Move.room_id == room_id).order_by(Move.seq)
-        ).all()
-        return [{"seq": seq, "seat": seat, "move": json.loads(m)} for seq, seat, m in rows]
-    finally:
-        session.rollback()
-
-
-def event_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
-    """The room's happenings besides the moves, oldest first: `{"seq", "kind", "seat",
-    "at_version"}` (`at_version`: after how many moves)."""
-    try:
-        _room(session, room_id)
-        return [
-            {"seq": e.seq, "kind": e.kind, "seat": e.seat, "at_version": e.at_version}
-            for e in room_events(session, room_id)
-        ]
-    finally:
-        session.rollback()
-
-
-def room_catalog(session: Session, *, room_id: str) -> str:
-    """The id of the catalog the room is played with."""
-    try:
-        return _room(session, room_id).catalog_id
-    finally:
-        session.rollback()
-
-
-def canonical_log(session: Session, room_id: str) -> list[str]:
-    """The room's moves in force in their canonical text, oldest first: the log without the
-    moves taken back and the takebacks (in the caller's transaction)."""
-    rows = session.execute(
-        select(Move.seq, Move.seat, Move.move).where(Move.room_id == room_id).order_by(Move.seq)
-    ).all()
-    return [text for _, _, text in effective_of((seq, seat, m) for seq, seat, m in rows)]
-
-
-def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
-    """How the room's game began."""
-    try:
-        room = _room(session, room_id)
-        return RoomOrigin(room.origin, room.start_moves, room.origin_room_id)
-    finally:
-        session.rollback()
-
-
-def room_record(session: Session, *, room_id: str) -> GameRecord:
-    """The room's game as a record: its whole log, the seats named as at the table, the room's
-    catalog."""
-    try:
-        room = _room(session, room_id)
-        names = ["Player 1", "Player 2"]
-        if room.computer is not None and room.computer_seat is not None:
-            names[room.computer_seat] = COMPUTER_NAMES[room.computer]
-        ending = ending_of(room)
-        return GameRecord.of(
-            canonical_log(session, room_id),
-            seats=(names[0], names[1]),
-            catalog=catalogs.of_room(room),
-            ending=None if ending is None else RecordEnding(ending.kind, ending.seat),
-        )
-    finally:
-        session.rollback()
-
-
 def load_room_view(
     session: Session,
     *,
@@ -271,7 +182,7 @@ def load_room_view(
 ) -> RoomView:
     """Everything needed to draw the room for `viewer` (see `app.roomview`)."""
     try:
-        room = _room(session, viewer.room_id)
+        room = room_row(session, viewer.room_id)
         facts = _facts(session, room, presence_timeout, absent_after)
         now = position(session, room.id, room.version)
         return room_view(facts, now.state, now.log, viewer=viewer, base_url=base_url)
@@ -284,7 +195,7 @@ def load_room_facts(
 ) -> RoomFacts:
     """The room's seats, presence and rematch offers: the part every viewer shares."""
     try:
-        return _facts(session, _room(session, room_id), presence_timeout, absent_after)
+        return _facts(session, room_row(session, room_id), presence_timeout, absent_after)
     finally:
         session.rollback()
 

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
-from app import queries
+from app import gamelog, queries
 from app.deps import (
     BaseUrlDep,
     HubDep,
@@ -293,8 +293,8 @@ def post_move(
 def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> LogOut:
     """The move log, oldest first, and the room's catalog: `{"moves": [m["move"] ...], "catalog":
     ...}` is a replay file for the engine (for a catalog built into it)."""
-    moves = [LogMove(**m) for m in queries.move_log(session, room_id=room_id)]
-    catalog = queries.room_catalog(session, room_id=room_id)
+    moves = [LogMove(**m) for m in gamelog.move_log(session, room_id=room_id)]
+    catalog = gamelog.room_catalog(session, room_id=room_id)
     return LogOut(moves=moves, catalog=catalog)
 
 

@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from app import analyses, catalogs, queries
+from app import analyses, catalogs, gamelog
 from app.analysis_jobs import AnalysisRunner
 from app.deps import (
     BaseUrlDep,
@@ -92,7 +92,7 @@ def _review(
             t.gettext("Choose a position from 0 to %(last)s.", last=view.version),
             t.gettext("No such position"),
         )
-    origin = queries.room_origin(session, room_id=view.room_id)
+    origin = gamelog.room_origin(session, room_id=view.room_id)
     analysis = analyses.analysis_of(session, room_id=view.room_id)
     context = review_context(view, at, lang=lang, origin=origin, analysis=analysis)
     return templates_for(lang).TemplateResponse(request, template, context)
@@ -130,7 +130,7 @@ def _analysis_response(
     lang: str,
 ) -> HTMLResponse:
     at = _at(request.query_params.get("at"), view.version)
-    origin = queries.room_origin(session, room_id=view.room_id)
+    origin = gamelog.room_origin(session, room_id=view.room_id)
     context = analysis_context(
         view, view.version if at is None else at, lang=lang, origin=origin, analysis=analysis
     )
@@ -172,7 +172,7 @@ def export_record(room_id: str, kind: str, session: SessionDep, viewer: TableVie
     """The game record as a download: JSON or the text notation."""
     if kind not in ("json", "txt"):
         return PlainTextResponse("Choose record.json or record.txt.", status_code=404)
-    record = queries.room_record(session, room_id=room_id)
+    record = gamelog.room_record(session, room_id=room_id)
     catalog = catalogs.of_record(record)
     body = record_json(record, catalog) if kind == "json" else record_text(record, catalog)
     media = "application/json" if kind == "json" else "text/plain; charset=utf-8"
@@ -190,7 +190,7 @@ def fork(
     t: TranslatorDep,
 ) -> Response:
     """Play from position `at`: a new room against the computer or a friend."""
-    record = queries.room_record(session, room_id=viewer.room_id)
+    record = gamelog.room_record(session, room_id=viewer.room_id)
     at = _at(form.get("at"), len(record.moves))
     seat = {"0": 0, "1": 1}.get(form.get("seat", ""))
     computer = form.get("computer", "")

@@ -14,7 +14,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from app import queries
+from app import gamelog
 from app.deps import BaseUrlDep, HubDep, SessionDep, SettingsDep, TokenSeatDep, TokenViewerDep
 from app.refusals import problem
 from app.routes.api import Problem, RoomId
@@ -55,7 +55,7 @@ def get_events(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> 
     """The room's log of happenings that are not moves, oldest first (the moves are at
     `/moves`; an event with `at_version` v came after the first v moves)."""
     return EventsOut(
-        events=[RoomEventOut(**e) for e in queries.event_log(session, room_id=room_id)]
+        events=[RoomEventOut(**e) for e in gamelog.event_log(session, room_id=room_id)]
     )
 
 

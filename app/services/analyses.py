@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session
 
 from app import catalogs
 from app.analyses import AnalysisState, state_of
+from app.gamelog import canonical_log
 from app.models import Analysis, Room
-from app.queries import canonical_log
 from app.services.errors import NotAnalysable, RoomNotFound
 from app.services.lock import now
 from engine.analysis import TurnReview, turns_of

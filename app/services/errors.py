@@ -26,7 +26,7 @@ class ServiceError(Exception):
     has one, ``reason``: its English sentence (the engine's own, for a move the engine refused)."""
 
     code = ""
-    """The refusal's code when none is given (a key of ``app.refusals.REFUSALS``)."""
+    """The refusal's code when none is given (a key of ``app.refusal_table.REFUSALS``)."""
 
     def __init__(
         self,

@@ -8,7 +8,7 @@
 
 The record was replayed by the engine before it gets here (`engine.record.read_record`, with the
 catalog it names: one this server has, `app.catalogs.find`): a refused record stores nothing. The
-room is pinned to the record's catalog. A room's own record is a read (`app.queries.room_record`).
+room is pinned to the record's catalog. A room's own record is a read (`app.gamelog.room_record`).
 """
 
 from __future__ import annotations

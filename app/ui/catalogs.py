@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app import catalogs
-from app.refusals import N_
+from app.refusal_table import N_
 from app.ui.words import words_for
 
 ABOUT: dict[str, str] = {

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.analyses import AnalysisState
+from app.gamelog import RoomOrigin
 from app.positions import TAKEBACK
-from app.queries import RoomOrigin
 from app.roomview import RoomView
 from app.ui.board import board_context
 from app.ui.log import describe_event

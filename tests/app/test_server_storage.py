@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import create_engine, inspect, update
 
 import engine
-from app import queries
+from app import gamelog, queries
 from app.db import make_engine, make_sessionmaker
 from app.migrate import downgrade, upgrade
 from app.models import ServerProcess
@@ -103,7 +103,7 @@ def test_concurrent_submissions_apply_exactly_one_move(database_url: str) -> Non
             thread.join()
         assert sorted(outcomes) == ["applied"] + ["stale"] * 7
         with sessions() as session:
-            assert len(queries.move_log(session, room_id=created.room_id)) == 1
+            assert len(gamelog.move_log(session, room_id=created.room_id)) == 1
     finally:
         db.dispose()
 

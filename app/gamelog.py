@@ -1,0 +1,108 @@
+"""The reads of a room's log: its moves, its happenings, its catalog, how its game began, and
+the whole game as a record (export, review, analysis). Like `app.queries`, each read ends its
+transaction before it returns, and a missing room is `RoomNotFound`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app import catalogs
+from app.models import Move
+from app.positions import effective_of
+from app.queries import ending_of, room_events, room_row
+from engine.record import GameRecord, RecordEnding
+
+
+@dataclass(frozen=True)
+class RoomOrigin:
+    """Where a room's game began: `origin` None for a game from the start, "import" for a
+    record opened read-only, "fork" for a game played on from a position of `origin_room_id`.
+    The first `start_moves` moves of its log are that start."""
+
+    origin: str | None
+    start_moves: int
+    origin_room_id: str | None
+
+
+COMPUTER_NAMES = {
+    "easy": "Computer (easy)",
+    "normal": "Computer (normal)",
+    "strong": "Computer (strong)",
+}
+"""How a game record names the computer's seat."""
+
+
+def move_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
+    """The whole log, oldest first: `{"seq", "seat", "move"}` with canonical move dicts."""
+    try:
+        room_row(session, room_id)
+        rows = session.execute(
+            select(Move.seq, Move.seat, Move.move).where(Move.room_id == room_id).order_by(Move.seq)
+        ).all()
+        return [{"seq": seq, "seat": seat, "move": json.loads(m)} for seq, seat, m in rows]
+    finally:
+        session.rollback()
+
+
+def event_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
+    """The room's happenings besides the moves, oldest first: `{"seq", "kind", "seat",
+    "at_version"}` (`at_version`: after how many moves)."""
+    try:
+        room_row(session, room_id)
+        return [
+            {"seq": e.seq, "kind": e.kind, "seat": e.seat, "at_version": e.at_version}
+            for e in room_events(session, room_id)
+        ]
+    finally:
+        session.rollback()
+
+
+def room_catalog(session: Session, *, room_id: str) -> str:
+    """The id of the catalog the room is played with."""
+    try:
+        return room_row(session, room_id).catalog_id
+    finally:
+        session.rollback()
+
+
+def canonical_log(session: Session, room_id: str) -> list[str]:
+    """The room's moves in force in their canonical text, oldest first: the log without the
+    moves taken back and the takebacks (in the caller's transaction)."""
+    rows = session.execute(
+        select(Move.seq, Move.seat, Move.move).where(Move.room_id == room_id).order_by(Move.seq)
+    ).all()
+    return [text for _, _, text in effective_of((seq, seat, m) for seq, seat, m in rows)]
+
+
+def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
+    """How the room's game began."""
+    try:
+        room = room_row(session, room_id)
+        return RoomOrigin(room.origin, room.start_moves, room.origin_room_id)
+    finally:
+        session.rollback()
+
+
+def room_record(session: Session, *, room_id: str) -> GameRecord:
+    """The room's game as a record: its whole log, the seats named as at the table, the room's
+    catalog."""
+    try:
+        room = room_row(session, room_id)
+        names = ["Player 1", "Player 2"]
+        if room.computer is not None and room.computer_seat is not None:
+            names[room.computer_seat] = COMPUTER_NAMES[room.computer]
+        ending = ending_of(room)
+        return GameRecord.of(
+            canonical_log(session, room_id),
+            seats=(names[0], names[1]),
+            catalog=catalogs.of_room(room),
+            ending=None if ending is None else RecordEnding(ending.kind, ending.seat),
+        )
+    finally:
+        session.rollback()

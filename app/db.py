@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -40,3 +41,17 @@ def engine_for(settings: Settings) -> Engine:
     if not settings.is_postgres and settings.database_url is None:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
     return make_engine(settings.resolved_database_url)
+
+
+def close_engine(engine: Engine, *, wait: float = 5.0) -> None:
+    """Close every connection of `engine`, after waiting up to `wait` seconds for those still
+    checked out (work finishing in a worker thread at shutdown) to come back to the pool.
+
+    `Engine.dispose` closes only the connections in the pool: one returned afterwards would go
+    back to the discarded pool and stay open until the garbage collector finds it.
+    """
+    checked_out = getattr(engine.pool, "checkedout", lambda: 0)
+    deadline = time.monotonic() + wait
+    while checked_out() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    engine.dispose()

@@ -25,7 +25,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from app import catalogs
 from app.computer import ComputerHub, ComputerPlayer
-from app.db import engine_for, make_sessionmaker
+from app.db import close_engine, engine_for, make_sessionmaker
 from app.deps import PageError
 from app.guards import RequestGuard
 from app.head import HeadAsGet
@@ -137,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await asyncio.gather(*tasks, return_exceptions=True)
             await computer.close()
             await asyncio.to_thread(unregister)
-            engine.dispose()
+            await asyncio.to_thread(close_engine, engine)
 
     app = FastAPI(
         title="Inland Port",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -16,7 +17,7 @@ from sqlalchemy import create_engine, inspect, update
 
 import engine
 from app import gamelog, queries
-from app.db import make_engine, make_sessionmaker
+from app.db import close_engine, make_engine, make_sessionmaker
 from app.migrate import downgrade, upgrade
 from app.models import ServerProcess
 from app.roomview import Viewer
@@ -190,3 +191,30 @@ def test_service_refusals_name_the_problem(database_url: str) -> None:
             assert seats.resolve_token(session, token="../../etc") is None
     finally:
         db.dispose()
+
+
+def test_closing_the_engine_waits_for_a_connection_still_in_use(database_url: str) -> None:
+    """Shutting down closes a connection that a worker thread gives back a moment later, instead
+    of leaving it open in a discarded pool."""
+    db = make_engine(database_url)
+    checked_out = threading.Event()
+    raw: list[object] = []
+
+    def late_work() -> None:
+        with db.connect() as connection:
+            raw.append(connection.connection.dbapi_connection)
+            checked_out.set()
+            time.sleep(0.3)
+
+    worker = threading.Thread(target=late_work)
+    worker.start()
+    checked_out.wait(10)
+    close_engine(db)
+    worker.join()
+    assert db.pool.checkedout() == 0
+    connection = raw[0]
+    if database_url.startswith("sqlite"):
+        with pytest.raises(sqlite3.ProgrammingError):  # a closed sqlite3 connection refuses work
+            connection.execute("SELECT 1")  # type: ignore[attr-defined]
+    else:
+        assert connection.closed  # type: ignore[attr-defined]

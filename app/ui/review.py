@@ -92,8 +92,9 @@ def log_version_at(view: RoomView, at: int) -> int:
 
 
 def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
-    """The room as someone who only watches sees it at position `at`: no links, no rematch; the
-    room's happenings up to there, and how the game ended early only at its last position."""
+    """The room as someone who only watches sees it at position `at`: no links, no rematch, no
+    stand-in; the room's happenings up to there, and how the game ended early only at its last
+    position."""
     rows = log_version_at(view, at)
     last = rows == len(view.log)
     return dataclasses.replace(
@@ -108,6 +109,7 @@ def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
         seat_link=None,
         rematch=None,
         seat_taken=False,
+        standin_seat=None,
         ending=view.ending if last else None,
         events=tuple(
             e for e in view.events if e.at_version < rows or (last and e.at_version == rows)

@@ -107,6 +107,7 @@ def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
         invite_link=None,
         spectator_link=None,
         seat_link=None,
+        review_link=None,
         rematch=None,
         seat_taken=False,
         standin_seat=None,
@@ -253,5 +254,6 @@ def review_context(
         graph=score_graph(positions, margins_of(analysis, positions), at),
         can_fork=not state.finished,
         live_seat=view.viewer_seat,
+        review_link=view.review_link,
     )
     return context

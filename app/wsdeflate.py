@@ -1,20 +1,21 @@
-"""uvicorn's WebSocket protocol with a smaller permessage-deflate context per socket.
+"""uvicorn's WebSocket protocol with permessage-deflate settings of the server's choosing.
 
-With `websockets` as uvicorn's WebSocket implementation, every socket that negotiates
-permessage-deflate keeps a zlib compressor for the socket's life (context takeover), and uvicorn
-asks for zlib's largest one: a 32 KiB window and memLevel 8, ~256 KiB allocated per socket for
-the compressor alone, plus a 32 KiB window to inflate what the browser sends. The boards the
-sockets carry compress nearly as well with a 4 KiB window (docs/performance.md, "Memory per open
-socket"), so the server offers a smaller window both ways and a smaller memLevel:
-`WS_DEFLATE_WINDOW_BITS` (9–15, default 12: 4 KiB) and `WS_DEFLATE_MEM_LEVEL` (1–9, default 5);
-`WS_DEFLATE=false` turns compression off.
+Every socket that negotiates permessage-deflate keeps a zlib compressor for its life (context
+takeover) and a decompressor for what the browser sends. uvicorn's protocol (`websockets-sansio`,
+what uvicorn's "auto" picks) fixes them at a 4 KiB window both ways and memLevel 5: ~49 KiB
+allocated per socket once its first board went out. Here they are settings:
+`WS_DEFLATE_WINDOW_BITS` (9–15: a window of 2**bits bytes, both directions),
+`WS_DEFLATE_MEM_LEVEL` (1–9: the compressor's hash tables) and `WS_DEFLATE=false` (no
+compression). docs/performance.md ("Memory per open socket") has what each costs in memory and
+in bytes per update.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from uvicorn.protocols.websockets.websockets_impl import WebSocketProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.base import ServerExtensionFactory
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
 #: zlib's bounds for a raw deflate stream's window (as a power of two) and its memLevel.
@@ -36,17 +37,21 @@ def deflate_factory(window_bits: int, mem_level: int) -> ServerPerMessageDeflate
     )
 
 
-def protocol_class(*, enabled: bool, window_bits: int, mem_level: int) -> type[WebSocketProtocol]:
-    """uvicorn's `websockets` protocol offering the given permessage-deflate settings (or none)."""
-    extensions = [deflate_factory(window_bits, mem_level)] if enabled else []
+def protocol_class(
+    *, enabled: bool, window_bits: int, mem_level: int
+) -> type[WebSocketsSansIOProtocol]:
+    """uvicorn's WebSocket protocol offering the given permessage-deflate settings (or none)."""
+    offer: list[ServerExtensionFactory] = (
+        [deflate_factory(window_bits, mem_level)] if enabled else []
+    )
 
-    class SmallDeflateProtocol(WebSocketProtocol):
-        offered_extensions = extensions
+    class DeflateSettingsProtocol(WebSocketsSansIOProtocol):
+        offered_extensions = offer
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            # uvicorn hands `websockets` its own offer (the largest context); ours replaces it
-            # before any handshake reads it.
-            self.available_extensions = list(self.offered_extensions)
+            # uvicorn builds the connection with its own fixed offer; ours replaces it before
+            # the handshake reads it.
+            self.conn.available_extensions = list(self.offered_extensions)
 
-    return SmallDeflateProtocol
+    return DeflateSettingsProtocol

@@ -21,15 +21,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from websockets.extensions.permessage_deflate import PerMessageDeflate  # noqa: E402
-from websockets.frames import Frame, Opcode  # noqa: E402
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Frame, Opcode
 
-from app.ui.board import render_board  # noqa: E402
-from bench.games import positions, room_view  # noqa: E402
+from app.ui.board import render_board
+from bench.games import positions, room_view
 
 #: (window bits, memLevel); None: no compression.
 SETTINGS: list[tuple[int, int] | None] = [
-    (15, 8), (14, 6), (14, 3), (13, 5), (13, 3), (12, 8), (12, 5), (11, 4), (10, 4), None
+    (15, 8),
+    (14, 6),
+    (14, 3),
+    (13, 5),
+    (13, 3),
+    (12, 8),
+    (12, 5),
+    (11, 4),
+    (10, 4),
+    None,
 ]
 
 

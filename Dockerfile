@@ -5,7 +5,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     HOST=0.0.0.0 \
     PORT=8000 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    WS_DEFLATE_WINDOW_BITS=12 \
+    WS_DEFLATE_MEM_LEVEL=5
 
 WORKDIR /srv
 # The app reads templates/, static/ and migrations/ beside its package: install it in place.

@@ -1,7 +1,9 @@
 """`python -m app`: apply the migrations, then serve on HOST:PORT with uvicorn.
 
 uvicorn believes the X-Forwarded-For/-Proto headers of the proxies in FORWARDED_ALLOW_IPS only,
-and drops connections whose request headers take longer than 10 s (`app.protocol`).
+and drops connections whose request headers take longer than 10 s (`app.protocol`). The sockets'
+permessage-deflate context is set by WS_DEFLATE, WS_DEFLATE_WINDOW_BITS, WS_DEFLATE_MEM_LEVEL
+(`app.wsdeflate`).
 
 The server is imported inside `main()`: the computer's bot processes are started with "spawn",
 and a spawned child imports its parent's main module — this one — before it can think. So this
@@ -12,6 +14,12 @@ from __future__ import annotations
 
 import gc
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from app.settings import Settings
 
 
 def main() -> None:
@@ -30,6 +38,10 @@ def main() -> None:
         app = create_app(settings)
     except ValueError as err:  # a catalog file of CATALOG_DIR that cannot be played
         sys.exit(f"Inland Port cannot start: CATALOG_DIR: {err}")
+    try:
+        websocket_protocol = websocket_protocol_for(settings)
+    except ValueError as err:
+        sys.exit(f"Inland Port cannot start: {err}")
     upgrade(settings.resolved_database_url)
     print(f"Inland Port is running at http://{settings.host}:{settings.port}", flush=True)
     tune_garbage_collector()
@@ -44,6 +56,18 @@ def main() -> None:
         proxy_headers=True,
         forwarded_allow_ips=settings.forwarded_allow_ips,
         http=HeaderDeadlineProtocol,
+        ws=websocket_protocol,
+    )
+
+
+def websocket_protocol_for(settings: Settings) -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket protocol with the permessage-deflate settings of `settings`."""
+    from app.wsdeflate import protocol_class
+
+    return protocol_class(
+        enabled=settings.ws_deflate,
+        window_bits=settings.ws_deflate_window_bits,
+        mem_level=settings.ws_deflate_mem_level,
     )
 
 

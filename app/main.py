@@ -19,7 +19,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
@@ -169,9 +169,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": errors}, status_code=422)
 
     @app.exception_handler(ServiceError)
-    async def refused(_request: Request, exc: ServiceError) -> JSONResponse:
+    async def refused(request: Request, exc: ServiceError) -> Response:
         """A request refused before (or outside) its route's own answer: the token checks, a
-        room that does not exist."""
+        room that does not exist. A page a browser opened gets the error page; the API and
+        htmx requests get the JSON problem."""
+        opened = request.method in ("GET", "HEAD") and "hx-request" not in request.headers
+        if opened and not request.url.path.startswith("/api/"):
+            return pages.refused_page(request, exc)
         return problem(exc)
 
     app.add_exception_handler(PageError, pages.page_error)

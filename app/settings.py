@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     allowed_origins: str = ""
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
+    #: permessage-deflate on the sockets, and its window (2**bits bytes, both directions) and
+    #: the compressor's memLevel: the context each socket keeps (app.wsdeflate).
+    ws_deflate: bool = True
+    ws_deflate_window_bits: int = 12
+    ws_deflate_mem_level: int = 5
     #: Seconds after which a server process that stopped sending heartbeats counts as gone.
     presence_timeout: float = 30.0
     #: Proxies (comma-separated IPs, or "*") whose X-Forwarded-For/-Proto headers are believed.

@@ -36,7 +36,7 @@ from app.deps import (
     TableViewDep,
     TranslatorDep,
 )
-from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language_of
+from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language, language_of
 from app.refusals import sentence, status
 from app.roomview import RoomView
 from app.services import moves, rematch, rooms
@@ -74,6 +74,18 @@ def page_error(request: Request, error: Exception) -> HTMLResponse:
     if error.title is None:
         return HTMLResponse(error.message, status_code=error.status_code)
     return _page_error(request, error.status_code, error.title, error.message)
+
+
+def refused_page(request: Request, error: ServiceError) -> HTMLResponse:
+    """A page request refused outside its route's own answer (say, a room removed while its page
+    was drawn): the error page with the refusal's sentence in the viewer's language."""
+    lang = language_of(request)
+    t = language(lang)
+    title = t.gettext("No such room") if error.code == "room_not_found" else None
+    message = sentence(error.code, error.params, lang)
+    return _page_error(
+        request, status(error.code), title or t.gettext("That did not work"), message
+    )
 
 
 def _page_error(request: Request, status: int, title: str, message: str) -> HTMLResponse:

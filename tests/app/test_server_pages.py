@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from server_support import bearer, new_room
+from sqlalchemy import text
 
+from app.routes import pages
 from app.services import moves
 
 
@@ -130,3 +132,26 @@ def test_a_move_from_the_page_does_not_hold_the_event_loop(
         poster.join(timeout=20)
     assert posted == [200]
     assert waited == [True], "/healthz waited for the move: the move ran on the event loop"
+
+
+def test_a_room_removed_while_its_page_is_drawn_gets_the_error_page(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The room lifetime sweep may remove a room between two reads of one page: the browser
+    gets the error page in its language, not the API's JSON."""
+    room = new_room(client)
+    seated(client, room, 0)
+    real = pages.chat_page_context
+
+    def removed_meanwhile(session: Any, **kwargs: Any) -> Any:
+        session.execute(text("DELETE FROM rooms WHERE id = :id"), {"id": room["room"]})
+        session.commit()
+        return real(session, **kwargs)
+
+    monkeypatch.setattr(pages, "chat_page_context", removed_meanwhile)
+    page = client.get(f"/rooms/{room['room']}", headers={"Accept-Language": "cs"})
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert "Taková místnost neexistuje" in page.text  # the title, in the viewer's language
+    api = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["tokens"][0]))
+    assert api.status_code == 404 and api.json()["code"] == "room_not_found"

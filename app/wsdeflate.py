@@ -1,0 +1,57 @@
+"""uvicorn's WebSocket protocol with permessage-deflate settings of the server's choosing.
+
+Every socket that negotiates permessage-deflate keeps a zlib compressor for its life (context
+takeover) and a decompressor for what the browser sends. uvicorn's protocol (`websockets-sansio`,
+what uvicorn's "auto" picks) fixes them at a 4 KiB window both ways and memLevel 5: ~49 KiB
+allocated per socket once its first board went out. Here they are settings:
+`WS_DEFLATE_WINDOW_BITS` (9–15: a window of 2**bits bytes, both directions),
+`WS_DEFLATE_MEM_LEVEL` (1–9: the compressor's hash tables) and `WS_DEFLATE=false` (no
+compression). docs/performance.md ("Memory per open socket") has what each costs in memory and
+in bytes per update.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.base import ServerExtensionFactory
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+
+#: zlib's bounds for a raw deflate stream's window (as a power of two) and its memLevel.
+WINDOW_BITS_RANGE = range(9, 16)
+MEM_LEVEL_RANGE = range(1, 10)
+
+
+def deflate_factory(window_bits: int, mem_level: int) -> ServerPerMessageDeflateFactory:
+    """The permessage-deflate offer: `window_bits` for both directions, `mem_level` for the
+    server's compressor."""
+    if window_bits not in WINDOW_BITS_RANGE:
+        raise ValueError(f"WS_DEFLATE_WINDOW_BITS must be 9 to 15, not {window_bits}")
+    if mem_level not in MEM_LEVEL_RANGE:
+        raise ValueError(f"WS_DEFLATE_MEM_LEVEL must be 1 to 9, not {mem_level}")
+    return ServerPerMessageDeflateFactory(
+        server_max_window_bits=window_bits,
+        client_max_window_bits=window_bits,
+        compress_settings={"memLevel": mem_level},
+    )
+
+
+def protocol_class(
+    *, enabled: bool, window_bits: int, mem_level: int
+) -> type[WebSocketsSansIOProtocol]:
+    """uvicorn's WebSocket protocol offering the given permessage-deflate settings (or none)."""
+    offer: list[ServerExtensionFactory] = (
+        [deflate_factory(window_bits, mem_level)] if enabled else []
+    )
+
+    class DeflateSettingsProtocol(WebSocketsSansIOProtocol):
+        offered_extensions = offer
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            # uvicorn builds the connection with its own fixed offer; ours replaces it before
+            # the handshake reads it.
+            self.conn.available_extensions = list(self.offered_extensions)
+
+    return DeflateSettingsProtocol

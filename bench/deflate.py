@@ -1,0 +1,111 @@
+"""What a socket's permessage-deflate context costs, and what each setting sends on the wire.
+
+    .venv/bin/python bench/deflate.py                 # 3 seeded random games, 3 viewers each
+
+For each setting (window bits, memLevel; "off" sends boards as they are) it follows every viewer
+of seeded random games as a room's socket does: the board of every version, in order, through
+one `websockets` permessage-deflate extension per viewer (the server's side, context kept from
+message to message). It prints the median and the 90th percentile of the bytes per update on
+the wire and the memory one socket's extension holds after its first board (tracemalloc, which
+sees zlib's allocations): compressor and decompressor, the context a socket keeps while idle.
+No server, no database: the frames are those uvicorn's `websockets` would send.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Frame, Opcode
+
+from app.ui.board import render_board
+from bench.games import positions, room_view
+
+#: (window bits, memLevel); None: no compression.
+SETTINGS: list[tuple[int, int] | None] = [
+    (15, 8),
+    (14, 6),
+    (14, 3),
+    (13, 5),
+    (13, 3),
+    (12, 8),
+    (12, 5),
+    (11, 4),
+    (10, 4),
+    None,
+]
+
+
+def boards(games: int, moves: int) -> list[list[bytes]]:
+    """Every viewer's sequence of boards: host, guest and spectator of each game."""
+    sequences = []
+    for seed in range(games):
+        game = positions(moves, random.Random(seed).choice)
+        for seat in (0, 1, None):
+            sequences.append(
+                [
+                    render_board(room_view(f"room{seed}", state, log, seat)).encode()
+                    for state, log in game
+                ]
+            )
+    return sequences
+
+
+def extension(setting: tuple[int, int]) -> PerMessageDeflate:
+    bits, mem_level = setting
+    return PerMessageDeflate(False, False, bits, bits, {"memLevel": mem_level})
+
+
+def wire_sizes(sequences: list[list[bytes]], setting: tuple[int, int] | None) -> list[int]:
+    sizes = []
+    for sequence in sequences:
+        ext = extension(setting) if setting else None
+        for board in sequence:
+            frame = Frame(Opcode.TEXT, board)
+            if ext is not None:
+                frame = ext.encode(frame)
+            sizes.append(len(frame.data))
+    return sizes
+
+
+def context_bytes(board: bytes, setting: tuple[int, int], sockets: int = 50) -> float:
+    """Memory held per socket after each of `sockets` extensions sent one board and inflated
+    one small message (what a browser sends: a ping of the page, a chat line)."""
+    peer = extension(setting)
+    incoming = peer.encode(Frame(Opcode.TEXT, b'{"type": "hello"}'))
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = []
+    for _ in range(sockets):
+        ext = extension(setting)
+        ext.encode(Frame(Opcode.TEXT, board))
+        ext.decode(Frame(Opcode.TEXT, incoming.data, rsv1=True))
+        kept.append(ext)
+    held = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    return held / sockets
+
+
+def main() -> None:
+    sequences = boards(games=3, moves=80)
+    plain = [len(b) for seq in sequences for b in seq]
+    median_board = sorted(plain)[len(plain) // 2]
+    board = next(b for seq in sequences for b in seq if len(b) == median_board)
+    print(f"{len(sequences)} viewers, {len(plain)} updates, board median {median_board} bytes")
+    print("setting | bytes/update median | p90 | KiB held per socket")
+    for setting in SETTINGS:
+        sizes = sorted(wire_sizes(sequences, setting))
+        p90 = sizes[int(len(sizes) * 0.9)]
+        held = f"{context_bytes(board, setting) / 1024:.1f}" if setting else "0"
+        name = f"bits {setting[0]}, memLevel {setting[1]}" if setting else "off"
+        print(f"{name} | {statistics.median(sizes):.0f} | {p90} | {held}")
+
+
+if __name__ == "__main__":
+    main()

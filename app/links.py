@@ -13,3 +13,8 @@ def invite_link(base_url: str, token: str) -> str:
 
 def spectator_link(base_url: str, token: str) -> str:
     return f"{base_url}/w/{token}"
+
+
+def review_link(base_url: str, token: str) -> str:
+    """An imported record's one link: it opens the review."""
+    return f"{base_url}/r/{token}"

@@ -17,7 +17,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 import engine
-from app.links import invite_link, seat_link, spectator_link
+from app.links import invite_link, review_link, seat_link, spectator_link
 from app.models import Connection, Link, RematchOffer, Room, RoomEvent, Seat, ServerProcess
 from app.positions import position
 from app.roomview import (
@@ -265,6 +265,7 @@ def _facts(
         start_moves=room.start_moves,
         absent=absent_seats(session, room.id, online, absent_after=absent_after),
         takeback_seat=room.takeback_seat,
+        origin=room.origin,
     )
 
 
@@ -312,6 +313,11 @@ def room_view(
         start_moves=facts.start_moves,
         absent=facts.absent,
         takeback_seat=facts.takeback_seat,
+        review_link=(
+            review_link(base_url, viewer.token)
+            if facts.origin == "import" and viewer.kind == "spectator"
+            else None
+        ),
     )
 
 

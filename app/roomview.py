@@ -119,6 +119,9 @@ class RoomView:
     absent: tuple[bool, bool] = (False, False)
     #: The seat whose takeback request waits for the opponent's answer.
     takeback_seat: int | None = None
+    #: An imported record's review link (`/r/...`): the one link of the room, held by all its
+    #: viewers.
+    review_link: str | None = None
 
     @property
     def started(self) -> bool:
@@ -157,3 +160,5 @@ class RoomFacts:
     start_moves: int = 0
     absent: tuple[bool, bool] = (False, False)
     takeback_seat: int | None = None
+    #: "import" for a record opened read-only, "fork" for a game played on from another's.
+    origin: str | None = None

@@ -1,6 +1,7 @@
 """Looking back: the review page, the score graph, the analysis, export, import and forks.
 
-- `GET /rooms/{id}/review?at=N` the review page at position N (default: the last);
+- `GET /rooms/{id}/review?at=N` the review page at position N, after the first N moves in force
+  (default: the last);
   `GET /rooms/{id}/review/position?at=N` the part that changes with the position.
 - `GET /rooms/{id}/graph` the score graph (the game-over screen loads it).
 - `POST /rooms/{id}/analysis` asks for the analysis; `GET /rooms/{id}/analysis` its progress.
@@ -44,7 +45,7 @@ from app.routes.links import remember, seated
 from app.services import records, seats
 from app.services.analyses import request_analysis
 from app.services.errors import NotAnalysable
-from app.ui.review import analysis_context, graph_for, review_context
+from app.ui.review import analysis_context, graph_for, in_force, review_context
 from app.ui.templates import templates_for
 from engine.notation import record_text
 from engine.record import GameRecord, RecordError, read_record, record_json
@@ -85,11 +86,12 @@ def _at(value: str | None, last: int) -> int | None:
 def _review(
     request: Request, session: Session, view: RoomView, lang: str, t: Language, template: str
 ) -> HTMLResponse:
-    at = _at(request.query_params.get("at"), view.version)
+    last = len(in_force(view))
+    at = _at(request.query_params.get("at"), last)
     if at is None:
         raise PageError(
             422,
-            t.gettext("Choose a position from 0 to %(last)s.", last=view.version),
+            t.gettext("Choose a position from 0 to %(last)s.", last=last),
             t.gettext("No such position"),
         )
     origin = gamelog.room_origin(session, room_id=view.room_id)
@@ -129,10 +131,11 @@ def _analysis_response(
     analysis: analyses.AnalysisState | None,
     lang: str,
 ) -> HTMLResponse:
-    at = _at(request.query_params.get("at"), view.version)
+    last = len(in_force(view))
+    at = _at(request.query_params.get("at"), last)
     origin = gamelog.room_origin(session, room_id=view.room_id)
     context = analysis_context(
-        view, view.version if at is None else at, lang=lang, origin=origin, analysis=analysis
+        view, last if at is None else at, lang=lang, origin=origin, analysis=analysis
     )
     return templates_for(lang).TemplateResponse(request, "review_analysis.html", context)
 

@@ -7,11 +7,12 @@ all, the drawings the templates memoise included (the render benchmark measures 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 
 from markupsafe import Markup
 
+from app.positions import TAKEBACK
 from app.roomview import LogEntry, RoomView
 from engine import Catalog
 
@@ -44,24 +45,43 @@ def log_html(view: RoomView, words: Words, between: Mapping[int, Markup] | None 
     """The move log, newest first, put into words from the stored engine events; `between[v]`
     (the room's other happenings) goes right after the first `v` moves.
 
+    Only the moves are numbered, each by the step of the game it leads to (as the review counts
+    them: the number of moves in force after it); a takeback and the happenings are notes
+    without a number.
+
     A move's entry never changes once logged, and the position cache hands out the same
     `LogEntry` objects version after version, so each entry is drawn once per language.
     """
     catalog = view.state.catalog
     between = between or {}
+    numbers = move_numbers(view.log)
     parts = [between.get(len(view.log), Markup(""))]
-    for entry in reversed(view.log):
-        parts.append(_log_entry_html(_Same(entry), words.code, catalog))
+    for entry, number in zip(reversed(view.log), reversed(numbers), strict=True):
+        parts.append(_log_entry_html(_Same(entry), words.code, catalog, number))
         parts.append(between.get(entry.seq, Markup("")))
     return Markup("").join(parts)
 
 
+def move_numbers(log: Sequence[LogEntry]) -> list[int | None]:
+    """Each log entry's number: a move's step in the game as it stood then, None for a takeback."""
+    numbers: list[int | None] = []
+    in_force = 0
+    for entry in log:
+        if entry.move.get("type") == TAKEBACK:
+            in_force -= int(entry.move["count"])
+            numbers.append(None)
+        else:
+            in_force += 1
+            numbers.append(in_force)
+    return numbers
+
+
 @lru_cache(maxsize=65536)
-def _log_entry_html(key: _Same, lang: str, catalog: Catalog) -> Markup:
+def _log_entry_html(key: _Same, lang: str, catalog: Catalog, number: int | None) -> Markup:
     entry: LogEntry = key.obj  # type: ignore[assignment]
     words = words_for(lang)
     lines = describe_events(words, entry.events, _building_names(catalog, lang))
-    return macros(lang).log_entry(entry.seq, entry.seat, lines)  # type: ignore[no-any-return]
+    return macros(lang).log_entry(entry.seq, entry.seat, lines, number)  # type: ignore[no-any-return]
 
 
 @cache

@@ -1,8 +1,10 @@
 """What the review page shows: any position of a room's game, its moves, its graph, its analysis.
 
 `review_context` turns a room as one viewer sees it (`app.queries.load_room_view`) and a position
-number (0 = the start, N = after the log's first N moves) into the template context of
-templates/review.html. The board at that position is drawn exactly as in play
+number (0 = the start, N = after the first N moves in force) into the template context of
+templates/review.html. The review walks the moves in force, as the record and the analysis
+number them (`app.gamelog.canonical_log`): a move taken back is no step of it, the takeback is a
+note in the move list. The board at that position is drawn exactly as in play
 (`app.ui.board.board_context`), for a viewer who only watches. Positions are the engine's replay of
 the room's log; an ongoing game shows the positions up to the current one.
 """
@@ -16,7 +18,7 @@ from typing import Any
 from app.analyses import AnalysisState
 from app.gamelog import RoomOrigin
 from app.positions import TAKEBACK
-from app.roomview import RoomView
+from app.roomview import LogEntry, RoomView
 from app.ui.board import board_context
 from app.ui.log import describe_event
 from app.ui.panel import Preview, preview
@@ -36,13 +38,15 @@ from engine.analysis import TurnReview, turning_points
 
 @dataclass(frozen=True)
 class MoveItem:
-    """One move of the list: the position it leads to (1-based), who made it, what it did."""
+    """One line of the move list: a move in force, with the position it leads to (1-based), or
+    a takeback's note (`is_note`), with the position the game went back to."""
 
     position: int
     seat: int
     text: str
     round_letter: str
     is_action: bool
+    is_note: bool = False
 
 
 @dataclass(frozen=True)
@@ -57,57 +61,101 @@ class TurningPoint:
     preview: Preview
 
 
-def positions_of(view: RoomView) -> list[GameState]:
-    """The start and the position after each entry of the room's log (the engine's replay; a
-    takeback goes back to the position before the moves it takes back)."""
-    state = new_game(view.state.catalog)
-    states = [state]
-    before: list[int] = []  # for each move in force, the index of the position it was made on
+def in_force(view: RoomView) -> list[LogEntry]:
+    """The log entries of the moves in force, oldest first (`app.positions.effective_of`)."""
+    played: list[LogEntry] = []
     for entry in view.log:
         if entry.move.get("type") == TAKEBACK:
-            count = int(entry.move["count"])
-            state = states[before[len(before) - count]]
-            del before[len(before) - count :]
+            del played[len(played) - int(entry.move["count"]) :]
         else:
-            before.append(len(states) - 1)
-            state = apply(state, entry.move)
+            played.append(entry)
+    return played
+
+
+def positions_of(view: RoomView) -> list[GameState]:
+    """The start and the position after each move in force (the engine's replay)."""
+    state = new_game(view.state.catalog)
+    states = [state]
+    for entry in in_force(view):
+        state = apply(state, entry.move)
         states.append(state)
     return states
 
 
+def log_version_at(view: RoomView, at: int) -> int:
+    """How many rows of the log lead to position `at`: up to the `at`-th move in force, and the
+    whole log at the last position."""
+    played = in_force(view)
+    if at >= len(played):
+        return len(view.log)
+    return 0 if at == 0 else played[at - 1].seq + 1
+
+
 def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
-    """The room as someone who only watches sees it at position `at`: no links, no rematch; the
-    room's happenings up to there, and how the game ended early only at its last position."""
-    last = at == len(view.log)
+    """The room as someone who only watches sees it at position `at`: no links, no rematch, no
+    stand-in; the room's happenings up to there, and how the game ended early only at its last
+    position."""
+    rows = log_version_at(view, at)
+    last = rows == len(view.log)
     return dataclasses.replace(
         view,
         version=at,
         state=state,
-        log=view.log[:at],
+        log=view.log[:rows],
         viewer_seat=None,
         seats_claimed=(True, True),
         invite_link=None,
         spectator_link=None,
         seat_link=None,
+        review_link=None,
         rematch=None,
         seat_taken=False,
+        standin_seat=None,
         ending=view.ending if last else None,
-        events=tuple(e for e in view.events if e.at_version < at or (last and e.at_version == at)),
+        events=tuple(
+            e for e in view.events if e.at_version < rows or (last and e.at_version == rows)
+        ),
     )
 
 
 def move_items(view: RoomView, positions: list[GameState], words: Words) -> list[MoveItem]:
+    """The moves in force, each followed by the notes of the takebacks that went back to it."""
     names = words.building_names(view.state.catalog)
-    return [
-        MoveItem(
-            position=i + 1,
-            seat=entry.seat,
-            text=describe_event(words, entry.events[0], names),
-            round_letter=positions[i].round_letter,
-            is_action=entry.move.get("type") != "sell",
+    played: list[LogEntry] = []
+    notes: dict[int, list[LogEntry]] = {}
+    for entry in view.log:
+        if entry.move.get("type") == TAKEBACK:
+            del played[len(played) - int(entry.move["count"]) :]
+            notes.setdefault(len(played), []).append(entry)
+        else:
+            played.append(entry)
+
+    def notes_at(at: int) -> list[MoveItem]:
+        return [
+            MoveItem(
+                position=at,
+                seat=note.seat,
+                text=describe_event(words, note.events[0], names),
+                round_letter=positions[at].round_letter,
+                is_action=False,
+                is_note=True,
+            )
+            for note in notes.get(at, [])
+        ]
+
+    items = notes_at(0)
+    for i, entry in enumerate(played):
+        items.append(
+            MoveItem(
+                position=i + 1,
+                seat=entry.seat,
+                text=describe_event(words, entry.events[0], names),
+                round_letter=positions[i].round_letter,
+                is_action=entry.move.get("type") != "sell",
+            )
         )
-        for i, entry in enumerate(view.log)
-    ]
+        items.extend(notes_at(i + 1))
+    return items
 
 
 def _plan_text(state: GameState, moves: tuple[str, ...], words: Words) -> tuple[str, ...]:
@@ -206,5 +254,6 @@ def review_context(
         graph=score_graph(positions, margins_of(analysis, positions), at),
         can_fork=not state.finished,
         live_seat=view.viewer_seat,
+        review_link=view.review_link,
     )
     return context

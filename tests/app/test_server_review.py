@@ -234,3 +234,31 @@ def test_the_graph_ends_at_the_final_scores(client: TestClient) -> None:
         (1, len(record.moves), final[1]),
     ]
     assert "review-link" in client.get(f"/rooms/{room['room']}").text
+
+
+def test_an_imported_record_shows_its_review_link_to_share(client: TestClient) -> None:
+    """An imported record never had players: its one link, the review link, is what its room
+    page and its review offer to share (once opened, the address bar shows the room's page)."""
+    moves = random_game(random.Random(7))[:6]
+    response = client.post(
+        "/import",
+        content=f"record={record_json(GameRecord.of(moves))}\r\n".encode(),
+        headers={"Content-Type": "text/plain"},
+        follow_redirects=False,
+    )
+    link = response.headers["location"]
+    room_id = client.get(link, follow_redirects=False).headers["location"].split("/")[2]
+    shared = f'id="review-share-link" class="link-field" type="text" readonly value="http://testserver{link}"'
+    review = client.get(f"/rooms/{room_id}/review").text
+    assert shared in review
+    table = client.get(f"/rooms/{room_id}").text
+    assert 'class="links"' in table and shared in table
+    assert "/w/" not in table and "/s/" not in table
+    # a played room's pages show no review link, and its spectators no link at all
+    room = new_room(client)
+    _open(client, room["tokens"][0])
+    assert "review-share-link" not in client.get(f"/rooms/{room['room']}").text
+    client.cookies.clear()
+    assert client.get(f"/w/{room['spectator']}").status_code == 200
+    watched = client.get(f"/rooms/{room['room']}").text
+    assert 'class="links"' not in watched and "review-share-link" not in watched

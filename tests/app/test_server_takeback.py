@@ -4,6 +4,8 @@ append-only: replaying it (tests/app/conftest.py, after every test) gives the st
 
 from __future__ import annotations
 
+import json
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -16,11 +18,13 @@ from fastapi.testclient import TestClient
 from server_support import bearer, new_room
 
 import engine
+from app import catalogs
 from app.db import make_engine, make_sessionmaker
 from app.positions import effective_of, own_moves_to_take_back, takeback_text
 from app.roomview import Viewer
 from app.services import moves, rooms, takeback
 from bench.appserver import AppServer
+from engine.record import read_record
 
 
 def state(client: TestClient, room_id: str, token: str) -> dict[str, Any]:
@@ -222,3 +226,58 @@ def test_a_takeback_counts_ones_own_moves_sells_included() -> None:
     assert own_moves_to_take_back(played, 1, 3) == 1  # a fork's start record stays
     rows = [*((s, seat, "x") for s, seat, _ in played), (4, 1, takeback_text(2))]
     assert [seq for seq, _, _ in effective_of(rows)] == [0, 1]
+
+
+def test_the_review_and_the_analysis_number_the_moves_in_force(client: TestClient) -> None:
+    """After an accepted takeback the review's steps are the moves in force, as the record and
+    the analysis count them: a turning point's position is the review's step of that turn."""
+    room = new_room(client)
+    room_id = room["room"]
+    assert act(client, room, 0).status_code == 200
+    assert ask(client, room, 0).status_code == 200
+    assert answer(client, room, 1, True).status_code == 200
+    for _ in range(3):
+        seat = state(client, room_id, room["spectator"])["summary"]["to_move"]
+        assert act(client, room, seat).status_code == 200
+    resigned = client.post(f"/api/rooms/{room_id}/resign", headers=bearer(room["tokens"][0]))
+    assert resigned.status_code == 200
+    rows = client.get(f"/api/rooms/{room_id}/moves", headers=bearer(room["spectator"])).json()
+    in_force = effective_of((m["seq"], m["seat"], json.dumps(m["move"])) for m in rows["moves"])
+    assert len(rows["moves"]) == 5 and len(in_force) == 3
+    client.get(f"/s/{room['tokens'][0]}")
+    record = read_record(client.get(f"/rooms/{room_id}/record.json").text, catalogs.find)
+    assert len(record.moves) == 3
+    page = client.get(f"/rooms/{room_id}/review")
+    assert page.status_code == 200
+    assert 'data-last="3"' in page.text and 'max="3"' in page.text
+    steps = re.findall(r'<li class="review-move seat-(\d)[^"]*">\s*<a href="\?at=(\d+)"', page.text)
+    assert [(int(s), int(at)) for s, at in steps] == [
+        (seat, i + 1) for i, (_, seat, _) in enumerate(in_force)
+    ]
+    assert re.search(r'class="review-move review-note seat-0">Player 1 took back', page.text)
+    assert client.get(f"/rooms/{room_id}/review?at=4").status_code == 422
+    for at in range(4):
+        shown = client.get(f"/rooms/{room_id}/review?at={at}").text
+        expected = engine.summary(engine.replay(record.moves[:at], catalogs.registry().default()))
+        assert review_summary(shown) == expected
+    assert client.post(f"/rooms/{room_id}/analysis").status_code == 200
+    deadline = time.monotonic() + 60
+    while "analysis-done" not in (done := client.get(f"/rooms/{room_id}/analysis").text):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    points = [
+        (int(seat), int(at))
+        for seat, at in re.findall(r'turning-point seat-(\d)" data-position="(\d+)"', done)
+    ]
+    assert points, "naive first actions lose points against the strong computer"
+    for seat, at in points:
+        shown = client.get(f"/rooms/{room_id}/review?at={at}").text
+        assert review_summary(shown)["to_move"] == seat
+        assert in_force[at][1] == seat
+
+
+def review_summary(html: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="review-summary">(.*?)</script>', html)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data

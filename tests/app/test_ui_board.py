@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import engine
-from app.roomview import LogEntry, RoomView
+from app.positions import takeback_entry
+from app.roomview import LogEntry, RoomEventEntry, RoomView
 from app.ui.board import render_board, result_text, turn_text
 from app.ui.words import words_for
 from bench import games
@@ -68,3 +70,48 @@ def test_turn_and_result_words_depend_on_who_looks() -> None:
     assert result_text(words, None, 0) == "It's a draw!"
     assert result_text(words, 1, 1) == "You win!"
     assert result_text(words, 0, None) == "Player 1 wins!"
+
+
+def test_the_computer_standing_in_is_thinking_in_the_absent_players_seat() -> None:
+    state, log = played(1)
+    absent = state.to_move
+    assert absent == 1
+    view = dataclasses.replace(room_view(state, 0, log), standin_seat=absent)
+    html = render_board(view)
+    banner = re.search(r'<p class="turn-banner([^"]*)" id="turn-banner"[^>]*>(.*?)</p>', html)
+    assert banner is not None
+    assert "thinking" in banner.group(1)
+    assert banner.group(2) == "The computer is thinking for Player 2…"
+    # once the present player is to move, their banner is theirs again
+    state, log = played(2)
+    html = render_board(dataclasses.replace(room_view(state, 0, log), standin_seat=absent))
+    assert "The computer is thinking" not in html and ">Your turn<" in html
+
+
+def test_the_log_numbers_only_the_moves() -> None:
+    """Happenings and takebacks are notes without a number; a move's number is the step of the
+    game it leads to, so the move played again after a takeback has the number it had."""
+    state, log = played(3)
+    first, second, third = log
+    retaken = dataclasses.replace(third, seq=4)
+    entries = (first, second, third, takeback_entry(3, third.seat, 1), retaken)
+    events = (
+        RoomEventEntry(seq=0, kind="seat_link_reissued", seat=1, at_version=1),
+        RoomEventEntry(seq=1, kind="takeback_asked", seat=third.seat, at_version=3),
+        RoomEventEntry(seq=2, kind="resigned", seat=0, at_version=5),
+    )
+    view = dataclasses.replace(room_view(state, 0, entries), events=events)
+    html = render_board(view)
+    log_list = re.search(r'<ol class="log-list" reversed[^>]*>(.*?)</ol>', html, re.S)
+    assert log_list is not None
+    items = re.findall(r'<li class="log-entry ([^"]*)"[^>]*?(?: value="(\d+)")?>', log_list[1])
+    assert [(cls.split()[-1], value) for cls, value in items] == [
+        ("log-event", ""),  # resigned
+        ("seat-" + str(retaken.seat), "3"),
+        ("log-note", ""),  # the takeback
+        ("log-event", ""),  # asked to take back
+        ("seat-" + str(third.seat), "3"),
+        ("seat-" + str(second.seat), "2"),
+        ("log-event", ""),  # a new seat link
+        ("seat-" + str(first.seat), "1"),
+    ]

@@ -10,6 +10,8 @@ room, one render per group of alike viewers.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
@@ -21,7 +23,7 @@ from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from app.realtime import BoardGroup
 from app.roomview import RoomFacts, RoomView
 
-from .cache import card_html, log_html, tile_html
+from .cache import Same, card_html, log_html, tile_html
 from .panel import gains_something, moves_by_building
 from .roomlife import ending_headline, event_items, life_context, not_started_text
 from .supply import overview, rounds
@@ -89,21 +91,53 @@ def _final(view: RoomView, words: Words) -> dict[str, Any]:
     return {"scores": totals, "winner": winner, "headline": headline, "reason": reason}
 
 
+@dataclass(frozen=True)
+class Offers:
+    """What the player to move is offered on the board in one position."""
+
+    actionable: frozenset[str]
+    """The buildings highlighted: they can be built, or used to some gain (a use that only pays
+    a fee stays possible from its panel, with a warning)."""
+    sellable: dict[str, str]
+    """Building -> its sell move (canonical notation)."""
+    pass_move: str | None
+
+
+NO_OFFERS = Offers(frozenset(), {}, None)
+
+
+def offers(state: engine.GameState) -> Offers:
+    """The player to move's offers, worked out once per position: the boards of a version (the
+    player's in each language) share the same state object."""
+    return _offers(Same(state))
+
+
+@lru_cache(maxsize=64)
+def _offers(key: Same) -> Offers:
+    state: engine.GameState = key.obj  # type: ignore[assignment]
+    grouped = moves_by_building(state)
+    return Offers(
+        actionable=frozenset(
+            b
+            for b, moves in grouped.items()
+            if b and gains_something(state, [m for m in moves if m.type in ("build", "use")])
+        ),
+        sellable={
+            b: m.canonical for b, moves in grouped.items() for m in moves if m.type == "sell"
+        },
+        pass_move=next((m.canonical for m in grouped.get("", []) if m.type == "pass"), None),
+    )
+
+
 def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """Everything the board template draws, for one viewer, in the viewer's language."""
     words = words_for(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
     state = view.state
     acting = can_act(view)
-    grouped = moves_by_building(state) if acting else {}
-    # A building is highlighted when it can be built, or used to some gain (a use that only
-    # pays a fee stays possible from its panel, with a warning).
-    actionable = {
-        b
-        for b, moves in grouped.items()
-        if b and gains_something(state, [m for m in moves if m.type in ("build", "use")])
-    }
-    sellable = {b: m.canonical for b, moves in grouped.items() for m in moves if m.type == "sell"}
-    pass_move = next((m.canonical for m in grouped.get("", []) if m.type == "pass"), None)
+    offered = offers(state) if acting else NO_OFFERS
+    actionable = offered.actionable
+    sellable = offered.sellable
+    pass_move = offered.pass_move
     order = (0, 1) if view.viewer_seat in (None, 0) else (1, 0)
     is_player = view.viewer_seat is not None
     code = words.code

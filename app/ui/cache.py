@@ -23,8 +23,9 @@ from .wheel import Tile
 from .words import Words, words_for
 
 
-class _Same:
-    """A cache key that matches only the very same object (log entries hold unhashable dicts).
+class Same:
+    """A cache key that matches only the very same object (log entries hold unhashable dicts;
+    a position is shared by every viewer of a version, and hashing it whole costs more).
 
     The key keeps the object alive, so its id cannot be reused while the entry is cached.
     """
@@ -38,7 +39,7 @@ class _Same:
         return id(self.obj)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.obj is self.obj
+        return isinstance(other, Same) and other.obj is self.obj
 
 
 def log_html(view: RoomView, words: Words, between: Mapping[int, Markup] | None = None) -> Markup:
@@ -57,7 +58,7 @@ def log_html(view: RoomView, words: Words, between: Mapping[int, Markup] | None 
     numbers = move_numbers(view.log)
     parts = [between.get(len(view.log), Markup(""))]
     for entry, number in zip(reversed(view.log), reversed(numbers), strict=True):
-        parts.append(_log_entry_html(_Same(entry), words.code, catalog, number))
+        parts.append(_log_entry_html(Same(entry), words.code, catalog, number))
         parts.append(between.get(entry.seq, Markup("")))
     return Markup("").join(parts)
 
@@ -77,7 +78,7 @@ def move_numbers(log: Sequence[LogEntry]) -> list[int | None]:
 
 
 @lru_cache(maxsize=65536)
-def _log_entry_html(key: _Same, lang: str, catalog: Catalog, number: int | None) -> Markup:
+def _log_entry_html(key: Same, lang: str, catalog: Catalog, number: int | None) -> Markup:
     entry: LogEntry = key.obj  # type: ignore[assignment]
     words = words_for(lang)
     lines = describe_events(words, entry.events, _building_names(catalog, lang))

@@ -7,7 +7,7 @@ track shows the same rounds: past, current or still to come.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from app.roomview import RoomView
 from engine import GameState
@@ -69,7 +69,7 @@ def rounds(state: GameState) -> tuple[tuple[str, int, str], ...]:
 
 
 def overview(
-    view: RoomView, actionable: set[str], words: Words, *, acting: bool
+    view: RoomView, actionable: Collection[str], words: Words, *, acting: bool
 ) -> list[tuple[str, str, list[Tile]]]:
     """Every building by round letter (with "past", "current" or "future" for the round).
 

@@ -7,6 +7,7 @@ with the amount the cell is worth.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from app.roomview import RoomView
@@ -98,7 +99,7 @@ def _places(catalog: Catalog, age: int, ids: list[str], lang: str) -> tuple[tupl
     )
 
 
-def mat(view: RoomView, seat: int, actionable: set[str], words: Words) -> Mat:
+def mat(view: RoomView, seat: int, actionable: Collection[str], words: Words) -> Mat:
     """One player's side of the table as the viewer sees it."""
     state = view.state
     catalog = state.catalog

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 SIZE = 400.0
 CENTRE = SIZE / 2
@@ -111,9 +112,9 @@ class Label:
     multiplier: str = ""
 
 
-@dataclass(frozen=True)
-class Box:
-    """A tile's box on the wheel, in wheel units: top-left corner, width and height."""
+class Box(NamedTuple):
+    """A tile's box on the wheel, in wheel units: top-left corner, width and height (a named
+    tuple: the packing makes thousands of candidates per new tile size)."""
 
     x: float
     y: float
@@ -145,23 +146,36 @@ def label_size(label: Label) -> tuple[float, float]:
     )
 
 
+@lru_cache(maxsize=SECTORS)
+def _edges(sector: int) -> tuple[tuple[float, float], ...]:
+    """A wedge's two edge lines as (a, b): a·dy + b·dx is the signed distance of the point
+    (CENTRE + dx, CENTRE + dy) from the edge, positive towards the wedge's inside."""
+    half = math.pi / SECTORS
+    centre = math.radians(sector_angle(sector))
+    return tuple(
+        (sign * math.cos(angle), -sign * math.sin(angle))
+        for angle, sign in ((centre - half, 1.0), (centre + half, -1.0))
+    )
+
+
 def inside_wedge(sector: int, x: float, y: float, margin: float = MARGIN) -> bool:
     """Whether a point lies in a sector's wedge, at least `margin` from its edges and the rim."""
     px, py = x - CENTRE, y - CENTRE
-    if math.hypot(px, py) > TILE_RADIUS - margin:
+    if px * px + py * py > (TILE_RADIUS - margin) ** 2:
         return False
-    half = math.pi / SECTORS
-    centre = math.radians(sector_angle(sector))
-    for angle, sign in ((centre - half, 1.0), (centre + half, -1.0)):
-        # Signed distance from the edge line, positive towards the wedge's inside.
-        if sign * (math.cos(angle) * py - math.sin(angle) * px) < margin:
-            return False
-    return True
+    (a1, b1), (a2, b2) = _edges(sector)
+    return a1 * py + b1 * px >= margin and a2 * py + b2 * px >= margin
 
 
 def box_inside_wedge(sector: int, box: Box, margin: float = MARGIN) -> bool:
     """A box lies in a wedge when its four corners do (a 60° wedge is convex); the hub stays clear."""
-    if not all(inside_wedge(sector, x, y, margin) for x, y in box.corners()):
+    right, bottom = box.x + box.width, box.y + box.height
+    if not (
+        inside_wedge(sector, box.x, box.y, margin)
+        and inside_wedge(sector, right, box.y, margin)
+        and inside_wedge(sector, box.x, bottom, margin)
+        and inside_wedge(sector, right, bottom, margin)
+    ):
         return False
     nearest_x = min(max(CENTRE, box.x), box.x + box.width)
     nearest_y = min(max(CENTRE, box.y), box.y + box.height)
@@ -236,14 +250,26 @@ def _pack(
     sector: int, sizes: tuple[tuple[float, float], ...], order: str
 ) -> tuple[Box, ...] | None:
     """Boxes of the given sizes placed in the sector without overlap, or None if they don't fit."""
-    placed: list[Box] = []
+    # Each placed box as (left, top, right, bottom) grown by the gap: a candidate overlaps it
+    # unless it lies wholly to one side (`Box.overlaps`, unrolled: this is the hot loop).
+    placed: list[tuple[float, float, float, float]] = []
     # The widest first: they need the roomy middle.
     biggest_first = sorted(range(len(sizes)), key=lambda k: -sizes[k][0] * sizes[k][1])
     result: dict[int, Box] = {}
     for k in biggest_first:
         for box in _fitting(sector, order, *sizes[k]):
-            if not any(box.overlaps(other, MARGIN) for other in placed):
-                placed.append(box)
+            x, y, width, height = box
+            right, bottom = x + width, y + height
+            for left, top, other_right, other_bottom in placed:
+                if not (
+                    right + MARGIN <= left
+                    or other_right <= x
+                    or bottom + MARGIN <= top
+                    or other_bottom <= y
+                ):
+                    break
+            else:
+                placed.append((x, y, right + MARGIN, bottom + MARGIN))
                 result[k] = box
                 break
         else:

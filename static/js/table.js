@@ -68,33 +68,40 @@
     if (arriving < shown) evt.detail.shouldSwap = false;
   });
 
-  // The supply ("Buildings by round") folds away: it stays as the viewer left it from board to
-  // board; until they choose, a phone shows it only on the viewer's turn.
-  var overviewOpen = null;
-  function overviewWanted(board) {
-    if (overviewOpen !== null) return overviewOpen;
+  // Folding parts of the table (details[data-fold]): the supply ("Buildings by round"), the
+  // legend, the opponent's board, the room links. Each stays as the viewer left it from board to
+  // board; until they choose, a wide screen shows them all and a phone keeps the page short:
+  // only the supply opens, and only on the viewer's turn.
+  var folded = {};
+  function foldWanted(details, board) {
+    if (Object.prototype.hasOwnProperty.call(folded, details.id)) return folded[details.id];
     if (!window.matchMedia("(max-width: 640px)").matches) return true;
-    return !!board && board.dataset.acting === "true";
+    return details.id === "overview" && !!board && board.dataset.acting === "true";
   }
-  function applyOverview(board) {
-    var details = board && board.querySelector && board.querySelector("details#overview");
-    if (details) details.open = overviewWanted(board);
+  function applyFolds(board) {
+    if (!board || !board.querySelectorAll) return;
+    board.querySelectorAll("details[data-fold]").forEach(function (details) {
+      details.open = foldWanted(details, board);
+    });
   }
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var incoming = evt.detail.fragment && evt.detail.fragment.firstElementChild;
-    if (incoming && incoming.id === "board") applyOverview(incoming);
+    if (incoming && incoming.id === "board") applyFolds(incoming);
   });
-  // Only the viewer's own click on the summary (Enter and Space click it too) sets the choice.
-  var userToggled = false;
+  // Only the viewer's own click on a summary (Enter and Space click it too) sets the choice.
+  var toggledByUser = null;
   document.addEventListener("toggle", function (evt) {
-    if (evt.target && evt.target.id === "overview" && userToggled) overviewOpen = evt.target.open;
-    userToggled = false;
+    var details = evt.target;
+    if (details !== toggledByUser) return;
+    folded[details.id] = details.open;
+    toggledByUser = null;
   }, true);
   document.addEventListener("click", function (evt) {
-    if (evt.target instanceof Element && evt.target.closest("#overview > summary")) userToggled = true;
+    var summary = evt.target instanceof Element && evt.target.closest("details[data-fold] > summary");
+    if (summary) toggledByUser = summary.parentElement;
   }, true);
   document.addEventListener("DOMContentLoaded", function () {
-    applyOverview(document.getElementById("board"));
+    applyFolds(document.getElementById("board"));
   });
 
   // Keep the panel in step with the board: when a new version arrives, ask again — unless a

@@ -81,6 +81,10 @@ def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def check(table: Table, where: str) -> None:
+    # A phone folds the opponent's board (and the legend): open everything to measure it all.
+    table.page.evaluate(
+        "() => document.querySelectorAll('#board details').forEach((d) => { d.open = true; })"
+    )
     measured = table.page.evaluate(MEASURE)
     assert measured["scroll"] <= 0, f"{where}: the page scrolls sideways"
     assert measured["small"] == [], f"{where}: text under 12 px"

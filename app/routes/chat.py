@@ -232,12 +232,9 @@ def post_chat_message(
 )
 def put_chat_settings(
     room_id: RoomId, body: ChatSettingsIn, viewer: TokenViewerDep, session: SessionDep, hub: HubDep
-) -> ChatSettingsOut | JSONResponse:
+) -> ChatSettingsOut:
     """The host lets spectators read the players' chat, or keeps it between the players."""
-    try:
-        allowed = chat.set_spectators_read(
-            session, viewer=viewer, allowed=body.spectators_read, publisher=hub
-        )
-    except ServiceError as refused:
-        return problem(refused)
+    allowed = chat.set_spectators_read(
+        session, viewer=viewer, allowed=body.spectators_read, publisher=hub
+    )
     return ChatSettingsOut(spectators_read=allowed)

@@ -3,7 +3,7 @@ seat, the computer standing in for a player who left, taking over again, claimin
 and takebacks by agreement (documented with the rest of the API at /docs and in docs/server.md).
 
 Each takes a seat token (`Authorization: Bearer <token>`); a refusal is answered as every
-refusal of the API is (`app.refusals.problem`).
+refusal of the API is (`app.refusals.problem`, from the app's ServiceError handler).
 """
 
 from __future__ import annotations
@@ -11,15 +11,12 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app import gamelog
 from app.deps import BaseUrlDep, HubDep, SessionDep, SettingsDep, TokenSeatDep, TokenViewerDep
-from app.refusals import problem
 from app.routes.api import Problem, RoomId
 from app.services import ending, seats, standin, takeback
-from app.services.errors import ServiceError
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -66,13 +63,10 @@ def get_events(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> 
 )
 def post_resign(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
-) -> EndedOut | JSONResponse:
+) -> EndedOut:
     """Resign: the game ends and the opponent wins (403 "game_over" once it ended, 409
     "not_started" before both seats are taken)."""
-    try:
-        ending.resign(session, viewer=viewer, publisher=hub)
-    except ServiceError as refused:
-        return problem(refused)
+    ending.resign(session, viewer=viewer, publisher=hub)
     assert viewer.seat is not None
     return EndedOut(ending="resigned", seat=viewer.seat)
 
@@ -82,15 +76,10 @@ def post_resign(
     response_model=EndedOut,
     responses={403: {"model": Problem}, 409: {"model": Problem}},
 )
-def post_abort(
-    room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
-) -> EndedOut | JSONResponse:
+def post_abort(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep) -> EndedOut:
     """Abort the game while nobody has taken an action in it: the room ends without a result
     (409 "cannot_abort" after the first action)."""
-    try:
-        ending.abort(session, viewer=viewer, publisher=hub)
-    except ServiceError as refused:
-        return problem(refused)
+    ending.abort(session, viewer=viewer, publisher=hub)
     assert viewer.seat is not None
     return EndedOut(ending="aborted", seat=viewer.seat)
 
@@ -102,14 +91,11 @@ def post_abort(
 )
 def post_seat_link(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, base: BaseUrlDep, hub: HubDep
-) -> NewSeatLinkOut | JSONResponse:
+) -> NewSeatLinkOut:
     """The host issues a new seat link for the other seat (a guest who lost theirs): the old
     link stops working at once and the room's log records it. 403 "not_the_host" for anyone
     else, 409 "no_seat_to_reissue" while the invite is unused or the computer holds the seat."""
-    try:
-        link = seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub)
-    except ServiceError as refused:
-        return problem(refused)
+    link = seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub)
     assert viewer.seat is not None
     hub.seat_tokens_changed(room_id, 1 - viewer.seat)
     return NewSeatLinkOut(seat=1 - viewer.seat, seat_link=link)
@@ -126,19 +112,16 @@ class StandinOut(BaseModel):
 )
 def post_standin(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
-) -> StandinOut | JSONResponse:
+) -> StandinOut:
     """The opponent to move has had no open page for ABSENT_AFTER seconds: the computer
     (normal strength) plays for them until they take over (409 "not_absent" otherwise)."""
-    try:
-        seat = standin.start_standin(
-            session,
-            viewer=viewer,
-            absent_after=settings.absent_after,
-            presence_timeout=settings.presence_timeout,
-            publisher=hub,
-        )
-    except ServiceError as refused:
-        return problem(refused)
+    seat = standin.start_standin(
+        session,
+        viewer=viewer,
+        absent_after=settings.absent_after,
+        presence_timeout=settings.presence_timeout,
+        publisher=hub,
+    )
     return StandinOut(standin_seat=seat)
 
 
@@ -149,12 +132,9 @@ def post_standin(
 )
 def post_take_over(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
-) -> StandinOut | JSONResponse:
+) -> StandinOut:
     """The absent player is back: the computer stops playing for them (409 "no_standin")."""
-    try:
-        standin.take_over(session, viewer=viewer, publisher=hub)
-    except ServiceError as refused:
-        return problem(refused)
+    standin.take_over(session, viewer=viewer, publisher=hub)
     return StandinOut(standin_seat=None)
 
 
@@ -165,19 +145,16 @@ def post_take_over(
 )
 def post_claim(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
-) -> EndedOut | JSONResponse:
+) -> EndedOut:
     """The opponent to move has had no open page for ABSENT_AFTER seconds: claim the game,
     recorded as won because the opponent left (409 "not_absent" otherwise)."""
-    try:
-        ending.claim(
-            session,
-            viewer=viewer,
-            absent_after=settings.absent_after,
-            presence_timeout=settings.presence_timeout,
-            publisher=hub,
-        )
-    except ServiceError as refused:
-        return problem(refused)
+    ending.claim(
+        session,
+        viewer=viewer,
+        absent_after=settings.absent_after,
+        presence_timeout=settings.presence_timeout,
+        publisher=hub,
+    )
     assert viewer.seat is not None
     return EndedOut(ending="claimed", seat=viewer.seat)
 
@@ -200,14 +177,11 @@ class TakebackAnswerIn(BaseModel):
 )
 def post_takeback(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
-) -> TakebackOut | JSONResponse:
+) -> TakebackOut:
     """Ask to take back your own actions since the opponent last acted (409
     "takeback_pending" while a request is open, "nothing_to_take_back" when the opponent acted
     last). Against the computer the answer comes at once."""
-    try:
-        accepted = takeback.ask_takeback(session, viewer=viewer, publisher=hub)
-    except ServiceError as refused:
-        return problem(refused)
+    accepted = takeback.ask_takeback(session, viewer=viewer, publisher=hub)
     if accepted is None:
         return TakebackOut(status="asked")
     return TakebackOut(status="accepted" if accepted else "declined")
@@ -224,10 +198,7 @@ def post_takeback_answer(
     viewer: TokenSeatDep,
     session: SessionDep,
     hub: HubDep,
-) -> TakebackOut | JSONResponse:
+) -> TakebackOut:
     """Accept or decline the opponent's open takeback request (409 "no_takeback")."""
-    try:
-        takeback.answer_takeback(session, viewer=viewer, accept=body.accept, publisher=hub)
-    except ServiceError as refused:
-        return problem(refused)
+    takeback.answer_takeback(session, viewer=viewer, accept=body.accept, publisher=hub)
     return TakebackOut(status="accepted" if body.accept else "declined")

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room, play
+from server_support import bearer, new_room, play, two_processes
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.orm import Session
 
@@ -102,13 +102,8 @@ def test_the_server_sweeps_by_itself(settings: Settings, database_url: str) -> N
 
 @pytest.fixture
 def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
-    env = {"ROOM_SWEEP_INTERVAL": "0.3", "ROOMS_PER_MINUTE": "0"}
-    servers = [AppServer(tmp_path, database_url=database_url, env=env) for _ in range(2)]
-    for server in servers:
-        server.start()
-    yield servers
-    for server in servers:
-        server.stop()
+    with two_processes(database_url, tmp_path, {"ROOM_SWEEP_INTERVAL": "0.3"}) as servers:
+        yield servers
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room, play, token_of
+from server_support import bearer, new_room, play, token_of, two_processes
 from starlette.websockets import WebSocketDisconnect
 
 from bench.appserver import AppServer
@@ -216,15 +216,8 @@ def test_resign_from_the_page_in_czech(client: TestClient) -> None:
 
 @pytest.fixture
 def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
-    servers = [
-        AppServer(tmp_path, database_url=database_url, env={"ROOMS_PER_MINUTE": "0"})
-        for _ in range(2)
-    ]
-    for server in servers:
-        server.start()
-    yield servers
-    for server in servers:
-        server.stop()
+    with two_processes(database_url, tmp_path) as servers:
+        yield servers
 
 
 @pytest.mark.slow

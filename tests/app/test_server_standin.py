@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room
+from server_support import bearer, new_room, two_processes
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
@@ -165,13 +165,8 @@ def test_the_table_offers_the_present_player_what_to_do(quick: TestClient) -> No
 
 @pytest.fixture
 def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
-    env = {"ROOMS_PER_MINUTE": "0", "ABSENT_AFTER": str(ABSENT_AFTER)}
-    servers = [AppServer(tmp_path, database_url=database_url, env=env) for _ in range(2)]
-    for server in servers:
-        server.start()
-    yield servers
-    for server in servers:
-        server.stop()
+    with two_processes(database_url, tmp_path, {"ABSENT_AFTER": str(ABSENT_AFTER)}) as servers:
+        yield servers
 
 
 @pytest.mark.slow

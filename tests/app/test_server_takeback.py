@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room
+from server_support import bearer, new_room, two_processes
 
 import engine
 from app import catalogs
@@ -172,15 +172,8 @@ def test_the_computer_accepts_unless_strong(database_url: str, level: str, agree
 
 @pytest.fixture
 def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
-    servers = [
-        AppServer(tmp_path, database_url=database_url, env={"ROOMS_PER_MINUTE": "0"})
-        for _ in range(2)
-    ]
-    for server in servers:
-        server.start()
-    yield servers
-    for server in servers:
-        server.stop()
+    with two_processes(database_url, tmp_path) as servers:
+        yield servers
 
 
 @pytest.mark.slow

@@ -224,7 +224,7 @@ def panel(
     query = dict(request.query_params)
     building = query.get("building", "")
     if building not in view.state.catalog.by_id:
-        return _message(
+        return panel_message(
             request,
             view,
             lang,
@@ -232,7 +232,7 @@ def panel(
             error=t.gettext("There is no such building."),
         )
     if view.viewer_seat is not None and not view.started:
-        return _message(
+        return panel_message(
             request,
             view,
             lang,
@@ -251,7 +251,7 @@ def panel(
     return templates_for(lang).TemplateResponse(request, "panel.html", context)
 
 
-def _message(
+def panel_message(
     request: Request,
     view: RoomView,
     lang: str,
@@ -263,6 +263,8 @@ def _message(
     board: bool = False,
     status_code: int = 200,
 ) -> HTMLResponse:
+    """The panel's answer (templates/panel_message.html): a title, the refusal or what happened,
+    and, with `board`, the fresh board swapped in beside it."""
     context = {
         "title": title,
         "error": error,
@@ -306,7 +308,7 @@ def post_move(
         )
     except ServiceError as refused:
         view = read_view()
-        return _message(
+        return panel_message(
             request,
             view,
             lang,
@@ -323,7 +325,7 @@ def post_move(
     hint = None
     if view.state.to_move == viewer.seat and mine and mine[-1].move.get("type") == "sell":
         hint = t.gettext("Your turn goes on: build or use a building.")
-    return _message(
+    return panel_message(
         request, view, lang, title=t.gettext("Done"), lines=lines, hint=hint, board=True
     )
 
@@ -351,11 +353,11 @@ def post_rematch(
         info = rematch.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
     except ServiceError as refused:
         reason = sentence(refused.code, refused.params, lang)
-        return _message(
+        return panel_message(
             request, read_view(), lang, title=title, error=reason, status_code=status(refused.code)
         )
     if info.room_id:
         lines = [t.gettext("The rematch is ready.")]
     else:
         lines = [t.gettext("You asked for a rematch. It starts when your opponent agrees.")]
-    return _message(request, read_view(), lang, title=title, lines=lines, board=True)
+    return panel_message(request, read_view(), lang, title=title, lines=lines, board=True)

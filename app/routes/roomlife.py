@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from markupsafe import Markup
 
 from app.deps import (
     BaseUrlDep,
@@ -24,10 +23,9 @@ from app.deps import (
     TranslatorDep,
 )
 from app.refusals import sentence, status
+from app.routes.pages import panel_message
 from app.services import ending, seats, standin, takeback
 from app.services.errors import ServiceError
-from app.ui.board import render_board
-from app.ui.templates import templates_for
 
 router = APIRouter(include_in_schema=False)
 
@@ -49,17 +47,15 @@ def _answer(
         error, code = sentence(refused.code, refused.params, lang), status(refused.code)
     else:
         said = lines(done)
-    view = read_view()
-    context = {
-        "title": title,
-        "error": error,
-        "lines": said,
-        "hint": None,
-        "version": view.version,
-        "board": Markup(render_board(view, lang=lang)),
-    }
-    return templates_for(lang).TemplateResponse(
-        request, "panel_message.html", context, status_code=code
+    return panel_message(
+        request,
+        read_view(),
+        lang,
+        title=title,
+        error=error,
+        lines=said,
+        board=True,
+        status_code=code,
     )
 
 

@@ -3,16 +3,19 @@
     .venv/bin/python bench/deflate.py                 # 3 seeded random games, 3 viewers each
 
 For each setting (window bits, memLevel; "off" sends boards as they are) it follows every viewer
-of seeded random games as a room's socket does: the board of every version, in order, through
-one `websockets` permessage-deflate extension per viewer (the server's side, context kept from
-message to message). It prints the median and the 90th percentile of the bytes per update on
-the wire and the memory one socket's extension holds after its first board (tracemalloc, which
-sees zlib's allocations): compressor and decompressor, the context a socket keeps while idle.
-No server, no database: the frames are those uvicorn's `websockets` would send.
+of seeded random games as a room's socket does, through one `websockets` permessage-deflate
+extension per viewer (the server's side, context kept from message to message), in two formats:
+"whole", the whole board of every version, and "parts", what the hub sends now (the whole board
+first, then per version only the parts that changed, `app.boardframes`). It prints the median and
+the 90th percentile of the bytes per update on the wire (the first board of each viewer left out)
+and the memory one socket's extension holds after its first board (tracemalloc, which sees zlib's
+allocations): compressor and decompressor, the context a socket keeps while idle. No server, no
+database: the frames are those uvicorn's `websockets` would send.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import statistics
 import sys
@@ -24,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
-from app.ui.board import render_board
+from app.ui.board import draw_board
 from bench.games import positions, room_view
 
 #: (window bits, memLevel); None: no compression.
@@ -42,19 +45,20 @@ SETTINGS: list[tuple[int, int] | None] = [
 ]
 
 
-def boards(games: int, moves: int) -> list[list[bytes]]:
-    """Every viewer's sequence of boards: host, guest and spectator of each game."""
-    sequences = []
+def boards(games: int, moves: int) -> tuple[list[list[bytes]], list[list[bytes]]]:
+    """Every viewer's sequence of messages (host, guest and spectator of each game): whole
+    boards, and the whole first board followed by patches."""
+    whole, parts = [], []
     for seed in range(games):
         game = positions(moves, random.Random(seed).choice)
         for seat in (0, 1, None):
-            sequences.append(
-                [
-                    render_board(room_view(f"room{seed}", state, log, seat)).encode()
-                    for state, log in game
-                ]
-            )
-    return sequences
+            drawn = [draw_board(room_view(f"room{seed}", state, log, seat)) for state, log in game]
+            whole.append([board.whole().encode() for board in drawn])
+            messages = [drawn[0].whole()]
+            for before, board in itertools.pairwise(drawn):
+                messages.append(board.patch(before.summary()) or board.whole())
+            parts.append([message.encode() for message in messages])
+    return whole, parts
 
 
 def extension(setting: tuple[int, int]) -> PerMessageDeflate:
@@ -63,14 +67,16 @@ def extension(setting: tuple[int, int]) -> PerMessageDeflate:
 
 
 def wire_sizes(sequences: list[list[bytes]], setting: tuple[int, int] | None) -> list[int]:
+    """The bytes on the wire of every update after each viewer's first board."""
     sizes = []
     for sequence in sequences:
         ext = extension(setting) if setting else None
-        for board in sequence:
+        for i, board in enumerate(sequence):
             frame = Frame(Opcode.TEXT, board)
             if ext is not None:
                 frame = ext.encode(frame)
-            sizes.append(len(frame.data))
+            if i:
+                sizes.append(len(frame.data))
     return sizes
 
 
@@ -93,18 +99,25 @@ def context_bytes(board: bytes, setting: tuple[int, int], sockets: int = 50) -> 
 
 
 def main() -> None:
-    sequences = boards(games=3, moves=80)
-    plain = [len(b) for seq in sequences for b in seq]
+    whole, parts = boards(games=3, moves=80)
+    plain = [len(b) for seq in whole for b in seq]
     median_board = sorted(plain)[len(plain) // 2]
-    board = next(b for seq in sequences for b in seq if len(b) == median_board)
-    print(f"{len(sequences)} viewers, {len(plain)} updates, board median {median_board} bytes")
-    print("setting | bytes/update median | p90 | KiB held per socket")
+    board = next(b for seq in whole for b in seq if len(b) == median_board)
+    patches = sorted(len(b) for seq in parts for b in seq[1:])
+    print(
+        f"{len(whole)} viewers, {len(plain)} boards, board median {median_board} bytes, "
+        f"patch median {patches[len(patches) // 2]} bytes before compression"
+    )
+    print("setting | whole: bytes/update median | p90 | parts: median | p90 | KiB held per socket")
     for setting in SETTINGS:
-        sizes = sorted(wire_sizes(sequences, setting))
-        p90 = sizes[int(len(sizes) * 0.9)]
+        sizes = sorted(wire_sizes(whole, setting))
+        partial = sorted(wire_sizes(parts, setting))
         held = f"{context_bytes(board, setting) / 1024:.1f}" if setting else "0"
         name = f"bits {setting[0]}, memLevel {setting[1]}" if setting else "off"
-        print(f"{name} | {statistics.median(sizes):.0f} | {p90} | {held}")
+        print(
+            f"{name} | {statistics.median(sizes):.0f} | {sizes[int(len(sizes) * 0.9)]}"
+            f" | {statistics.median(partial):.0f} | {partial[int(len(partial) * 0.9)]} | {held}"
+        )
 
 
 if __name__ == "__main__":

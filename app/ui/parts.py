@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import Any
 
+import jinja2
 from markupsafe import Markup
 
 from app.boardframes import DrawnBoard, frame_of, part_hash
@@ -90,11 +92,23 @@ class _Marks:
         return Markup(f"{PART_MARK}{name}{PART_MARK}")
 
 
+@cache
+def _template(lang: str, name: str) -> jinja2.Template:
+    """A template of the board, loaded once (the board is drawn ~30 templates at a time)."""
+    return environment_for(lang).get_template(name)
+
+
+def _render(lang: str, name: str, values: dict[str, Any]) -> str:
+    """Render with `values` as they are: they already hold the environment's globals, so the
+    context is not copied together from them and the globals for each of the ~30 parts."""
+    template = _template(lang, name)
+    return "".join(template.root_render_func(template.new_context(values, shared=True)))
+
+
 def _draw_parts(context: dict[str, Any], lang: str) -> tuple[str, dict[str, str], dict[str, int]]:
-    env = environment_for(lang)
-    values = {**context, "client_move_id": _move_id_mark}
+    values = {**environment_for(lang).globals, **context, "client_move_id": _move_id_mark}
     marked = {
-        name: env.get_template(template).render({**values, **extra})
+        name: _render(lang, template, {**values, **extra} if extra else values)
         for name, template, extra in _sources(context)
     }
     hashes = {name: part_hash(html) for name, html in marked.items()}
@@ -111,11 +125,8 @@ def on_page(context: dict[str, Any], lang: str) -> _Parts:
 def draw(context: dict[str, Any], lang: str, *, oob: bool = True) -> DrawnBoard:
     """A board for the sockets: its parts, their digests and its shell."""
     frame, html, hashes = _draw_parts(context, lang)
-    shell = (
-        environment_for(lang)
-        .get_template("board.html")
-        .render({**context, "parts": _Marks(frame), "oob": oob})
-    )
+    values = {**environment_for(lang).globals, **context, "parts": _Marks(frame), "oob": oob}
+    shell = _render(lang, "board.html", values)
     pieces = tuple(shell.split(PART_MARK))
     return DrawnBoard(
         frame=frame,

@@ -116,8 +116,10 @@ class RoomSocket:
         self._board_ready.set()
 
     def want_whole(self) -> None:
-        """The page shows a board other than the one last sent: the next board goes whole."""
+        """The page shows a board other than the one last sent: the next board goes whole (a
+        patch not sent yet is dropped: it would not fit either)."""
         self.sent_frame = None
+        self._board = self._board_frame = None
 
     def _take_board(self) -> str:
         html, self._board = self._board or "", None

@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket
 
 import engine
 from app import notify, positions
-from app.boardframes import DrawnBoard, part_hash
+from app.boardframes import PATCH_PREFIX, DrawnBoard, frame_of, part_hash
 from app.realtime import BoardGroup, Hub, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
@@ -339,3 +339,56 @@ def test_the_listener_follows_a_notified_move_and_wakes_the_room() -> None:
     assert asyncio.run(scenario()) == "seat0@1"
     cached = positions.positions.get(room_id)
     assert cached is not None and cached.version == 1
+
+
+class PartsPainter(FakePainter):
+    """Draws a board of two parts: "moves" changes with the version, "seat" never."""
+
+    def __call__(
+        self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
+    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
+        facts, version, _ = super().__call__(room_id, facts, version, groups)
+        return facts, version, {g: parts_board(g, version) for g in groups}
+
+
+def parts_board(group: BoardGroup, version: int) -> DrawnBoard:
+    parts = {
+        "moves": f'<p id="moves">{version}</p>',
+        "seat": f'<p id="seat">{group.viewer.seat}</p>',
+    }
+    hashes = {name: part_hash(html) for name, html in parts.items()}
+    attrs = {"version": str(version)}
+    return DrawnBoard(
+        frame=frame_of(hashes, attrs),
+        attrs=attrs,
+        parts=parts,
+        hashes=hashes,
+        pieces=('<div id="board">', "moves", "", "seat", "</div>"),
+        shell=1,
+    )
+
+
+def test_a_socket_gets_a_patch_on_top_of_the_board_it_was_sent_and_else_the_whole() -> None:
+    async def scenario() -> None:
+        painter = PartsPainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        socket = socket_for(SEAT_0)
+        hub.join("r1", socket)
+        hub.deliver("r1", None)
+        assert await board(socket) == '<div id="board"><p id="moves">0</p><p id="seat">0</p></div>'
+        hub.deliver("r1", 1)
+        patch = await board(socket)
+        assert patch.startswith(PATCH_PREFIX) and patch.endswith('--><p id="moves">1</p>')
+        # A slow socket: the board of version 2 is never sent, so version 3 comes whole.
+        for version in (2, 3):
+            hub.deliver("r1", version)
+            while len(painter.calls) < version + 1:
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)  # the board handed to the socket
+        assert (await board(socket)).startswith('<div id="board"><p id="moves">3</p>')
+        # The page asks for the whole board: it comes though nothing changed.
+        socket.want_whole()
+        hub.redraw("r1")
+        assert (await board(socket)).startswith('<div id="board"><p id="moves">3</p>')
+
+    asyncio.run(scenario())

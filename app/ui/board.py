@@ -210,7 +210,7 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         + ("" if is_player else " is-spectator"),
         **life_context(view, words),
     }
-    context["board_parts"] = lambda: parts.on_page(context, words.code)
+    context["board_parts"] = parts.on_page
     return context
 
 

@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 import jinja2
+import jinja2.runtime
 from markupsafe import Markup
 
 from app.boardframes import DrawnBoard, frame_of, part_hash
@@ -116,9 +117,14 @@ def _draw_parts(context: dict[str, Any], lang: str) -> tuple[str, dict[str, str]
     return frame, {name: _fill_move_ids(html) for name, html in marked.items()}, hashes
 
 
-def on_page(context: dict[str, Any], lang: str) -> _Parts:
-    """The parts of a board drawn inside a page (the room page, a move's answer, the review)."""
-    frame, html, _hashes = _draw_parts(context, lang)
+@jinja2.pass_context
+def on_page(context: jinja2.runtime.Context) -> _Parts:
+    """``board_parts()`` in board.html: the parts of a board drawn inside a page (the room page,
+    a move's answer, the review), from the page's context. (A function of the template's
+    context, not a closure over the board's: a board's context must not refer to itself, or
+    every board drawn would stay in memory until the cycle collector's next full pass.)"""
+    values = context.get_all()
+    frame, html, _hashes = _draw_parts(values, values["lang"])
     return _Parts(frame, html)
 
 

@@ -95,3 +95,28 @@ class DrawnBoard:
             if before.hashes.get(name) != self.hashes[name]
         ]
         return f"{PATCH_PREFIX}{text}-->" + "".join(changed)
+
+
+class Offer:
+    """A group's new board as its sockets are offered it: the patch on top of the group's previous
+    board and the whole board, each made once, when a socket first needs it."""
+
+    def __init__(self, board: DrawnBoard, before: BoardSummary | None) -> None:
+        self._board = board
+        self._before = before
+        self.frame = board.frame
+        self.base = before.frame if before is not None else None
+        self._whole: str | None = None
+        self._patch: str | None = None
+
+    @property
+    def whole(self) -> str:
+        if self._whole is None:
+            self._whole = self._board.whole()
+        return self._whole
+
+    @property
+    def patch(self) -> str | None:
+        if self._patch is None and self._before is not None:
+            self._patch = self._board.patch(self._before)
+        return self._patch

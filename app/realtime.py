@@ -41,7 +41,7 @@ from sqlalchemy import make_url
 from starlette.websockets import WebSocket
 
 from app import notify
-from app.boardframes import BoardSummary, DrawnBoard
+from app.boardframes import BoardSummary, DrawnBoard, Offer
 from app.chatview import ChatGroup
 from app.positions import remember_move
 from app.roomview import RoomFacts, Viewer
@@ -100,7 +100,7 @@ class RoomSocket:
         #: Board updates and replies must not interleave on the wire.
         self.send_lock = asyncio.Lock()
 
-    def offer_board(self, board: _Offer) -> None:
+    def offer_board(self, board: Offer) -> None:
         """Make `board` (whole, or a patch when this socket was sent the one before) the next
         board to send, replacing one not sent yet; nothing when it shows what was sent last."""
         if board.frame == self.sent_frame:
@@ -150,31 +150,6 @@ class RoomSocket:
         return html
 
 
-class _Offer:
-    """A group's new board as its sockets are offered it: the patch on top of the group's previous
-    board and the whole board, each made once, when a socket first needs it."""
-
-    def __init__(self, board: DrawnBoard, before: BoardSummary | None) -> None:
-        self._board = board
-        self._before = before
-        self.frame = board.frame
-        self.base = before.frame if before is not None else None
-        self._whole: str | None = None
-        self._patch: str | None = None
-
-    @property
-    def whole(self) -> str:
-        if self._whole is None:
-            self._whole = self._board.whole()
-        return self._whole
-
-    @property
-    def patch(self) -> str | None:
-        if self._patch is None and self._before is not None:
-            self._patch = self._board.patch(self._before)
-        return self._patch
-
-
 class _Feed:
     """The sockets of one room in this process and what is known of the room."""
 
@@ -211,9 +186,7 @@ class _Feed:
             if not self.facts_stale:
                 self.facts = facts
             self.version = max(self.version, version)
-            offers = {
-                group: _Offer(board, self.drawn.get(group)) for group, board in boards.items()
-            }
+            offers = {group: Offer(board, self.drawn.get(group)) for group, board in boards.items()}
             self.drawn = {group: board.summary() for group, board in boards.items()}
             for socket in self.sockets:
                 offer = offers.get(socket.group)

@@ -1,7 +1,7 @@
 """The catalogs this server plays, and the one each room is pinned to.
 
 A catalog is one set of the game's numbers (`engine.catalogs`): the engine's built-in ones
-(``provisional-1``, ``provisional-2``) and every ``*.json`` file in the directory `CATALOG_DIR`
+(``provisional-1``, ``provisional-2``, ``provisional-3``) and every ``*.json`` file in the directory `CATALOG_DIR`
 names, read and validated once when the server starts (`configure`). A room stores the id and
 SHA-256 of the catalog it was created with (`rooms.catalog_id`, `rooms.catalog_sha256`) and is
 always replayed with exactly those numbers, whatever the default for new rooms becomes. A room

@@ -6,8 +6,10 @@ out. The built-in catalogs ship inside ``engine/``:
 
 - ``provisional-1`` — ``engine/catalog.json``, the numbers of every game played so far
   (:func:`~engine.catalog.default_catalog` still returns it, so old games replay identically);
-- ``provisional-2`` — ``engine/catalog_files/provisional-2.json``, the same rules with the
-  provisional numbers tuned for balance (``docs/balance.md``): the default for new games.
+- ``provisional-2`` — ``engine/catalog_files/provisional-2.json``, the same rules with four
+  provisional numbers tuned for balance between bots of a shallow search (``docs/balance.md``);
+- ``provisional-3`` — ``engine/catalog_files/provisional-3.json``, provisional-2 with more
+  provisional costs tuned for balance at the strong bot's default budget: the default for new games.
 
 A caller may add catalog files from a directory of its own (every ``*.json`` in it, sorted by name);
 each is validated, and a bad one raises ``ValueError`` naming the file and the problem.
@@ -30,10 +32,11 @@ _ENGINE_DIR = Path(__file__).parent
 BUILT_IN_FILES: tuple[Path, ...] = (
     _ENGINE_DIR / "catalog.json",
     _ENGINE_DIR / "catalog_files" / "provisional-2.json",
+    _ENGINE_DIR / "catalog_files" / "provisional-3.json",
 )
 """The catalogs shipped with the engine, oldest first."""
 
-DEFAULT_ID = "provisional-2"
+DEFAULT_ID = "provisional-3"
 """The catalog of new games."""
 
 

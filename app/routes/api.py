@@ -57,9 +57,9 @@ class CreateRoomIn(Strict):
         max_length=64,
         description=(
             "the id of the catalog (the game's numbers) the room is played with, one of this "
-            'server\'s catalogs (built in: "provisional-1", "provisional-2"; more may be '
-            "installed); null: the default for new rooms, provisional-2. An unknown id is "
-            "refused with 422 and the code unknown_catalog"
+            'server\'s catalogs (built in: "provisional-1", "provisional-2", "provisional-3"; '
+            "more may be installed); null: the default for new rooms, provisional-3. An unknown id "
+            "is refused with 422 and the code unknown_catalog"
         ),
     )
 

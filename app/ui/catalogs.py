@@ -10,7 +10,8 @@ from app.ui.words import words_for
 
 ABOUT: dict[str, str] = {
     "provisional-1": N_("provisional numbers of the first games"),
-    "provisional-2": N_("provisional numbers, balanced between the seats"),
+    "provisional-2": N_("provisional numbers of an earlier balance"),
+    "provisional-3": N_("provisional numbers, balanced between the seats"),
 }
 """What each built-in catalog is, in a few words; an installed catalog is named by its id."""
 
@@ -23,7 +24,7 @@ class CatalogChoice:
 
 
 def catalog_label(catalog_id: str, lang: str) -> str:
-    """ "provisional-2 (provisional numbers, balanced between the seats)", or the id alone."""
+    """ "provisional-3 (provisional numbers, balanced between the seats)", or the id alone."""
     about = ABOUT.get(catalog_id)
     if about is None:
         return catalog_id

@@ -61,12 +61,12 @@ def state_of(client: TestClient, room: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def test_new_rooms_are_played_with_provisional_2_and_say_so(client: TestClient) -> None:
+def test_new_rooms_are_played_with_provisional_3_and_say_so(client: TestClient) -> None:
     room = new_room(client)
-    fair = built_in_registry().entry("provisional-2")
-    assert (room["catalog"], room["catalog_sha256"]) == ("provisional-2", fair.hash)
+    fair = built_in_registry().entry("provisional-3")
+    assert (room["catalog"], room["catalog_sha256"]) == ("provisional-3", fair.hash)
     row = room_row(client, room["room"])
-    assert (row.catalog_id, row.catalog_sha256) == ("provisional-2", fair.hash)
+    assert (row.catalog_id, row.catalog_sha256) == ("provisional-3", fair.hash)
 
 
 def test_a_room_replays_with_its_own_catalog_after_another_becomes_the_default(
@@ -81,7 +81,7 @@ def test_a_room_replays_with_its_own_catalog_after_another_becomes_the_default(
     before = state_of(client, room)
     assert before["finished"] is True
 
-    # provisional-2 becomes the default; the process forgets every replayed position.
+    # provisional-3 becomes the default; the process forgets every replayed position.
     catalogs.configure(None)
     positions.positions.clear()
     after = state_of(client, room)
@@ -91,12 +91,12 @@ def test_a_room_replays_with_its_own_catalog_after_another_becomes_the_default(
     assert after["summary"] == engine.summary(engine.replay(moves, built_in.get("provisional-1")))
     # The same moves with the new default's numbers are another game (or none at all).
     try:
-        other: Any = engine.summary(engine.replay(moves, built_in.get("provisional-2")))
+        other: Any = engine.summary(engine.replay(moves, built_in.get("provisional-3")))
     except ValueError:
         other = None
     assert other != after["summary"]
-    # A new room now gets provisional-2.
-    assert new_room(client)["catalog"] == "provisional-2"
+    # A new room now gets provisional-3.
+    assert new_room(client)["catalog"] == "provisional-3"
 
 
 def test_the_api_takes_a_catalog_and_refuses_an_unknown_one(client: TestClient) -> None:
@@ -115,7 +115,8 @@ def test_the_api_takes_a_catalog_and_refuses_an_unknown_one(client: TestClient) 
 def test_the_home_page_offers_the_catalogs_and_the_table_names_its_own(client: TestClient) -> None:
     home = client.get("/")
     assert '<select id="catalog" name="catalog">' in home.text
-    assert '<option value="provisional-2" selected>' in home.text
+    assert '<option value="provisional-3" selected>' in home.text
+    assert '<option value="provisional-2">' in home.text
     assert '<option value="provisional-1">' in home.text
     created = client.post(
         "/rooms", data={"host_seat": "0", "computer": "", "catalog": "provisional-1"}
@@ -144,7 +145,7 @@ def test_a_room_whose_numbers_the_server_lacks_is_refused_not_replayed(
     assert client.get(f"/s/{room['tokens'][0]}", follow_redirects=False).status_code == 303
     page = client.get(f"/rooms/{room['room']}")
     assert page.status_code == 409
-    assert "provisional-2" in page.text and "does not have" in page.text
+    assert "provisional-3" in page.text and "does not have" in page.text
     assert client.get(f"/rooms/{room['room']}/record.json").status_code == 409
     with (
         pytest.raises(WebSocketDisconnect) as closed,
@@ -155,8 +156,8 @@ def test_a_room_whose_numbers_the_server_lacks_is_refused_not_replayed(
 
 
 def printed_catalog(folder: Path, name: str = "printed") -> dict[str, Any]:
-    """A catalog file in `folder`: provisional-2's numbers with another name and start money."""
-    data: dict[str, Any] = json.loads(BUILT_IN_FILES[1].read_text(encoding="utf-8"))
+    """A catalog file in `folder`: provisional-3's numbers with another name and start money."""
+    data: dict[str, Any] = json.loads(BUILT_IN_FILES[2].read_text(encoding="utf-8"))
     data["name"] = name
     data["start_francs"] = data["start_francs"] + 1
     folder.mkdir(exist_ok=True)

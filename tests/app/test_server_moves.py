@@ -224,7 +224,7 @@ def test_the_move_log_is_a_replay_file_for_the_engine(client: TestClient, tmp_pa
         m["move"] == json.loads(engine.canonical(engine.parse_move(m["move"]))) for m in moves
     )
     replay_file = tmp_path / "game.json"
-    assert log.json()["catalog"] == room["catalog"] == "provisional-2"
+    assert log.json()["catalog"] == room["catalog"] == "provisional-3"
     replay_file.write_text(
         json.dumps({"moves": [m["move"] for m in moves], "catalog": log.json()["catalog"]})
     )

@@ -24,7 +24,7 @@ from tests.app.server_support import new_room, play
 pytestmark = pytest.mark.timeout(120)
 
 FAIR = catalogs.registry().default()
-"""The catalog of new rooms (provisional-2); the records made here with `GameRecord.of` are
+"""The catalog of new rooms (provisional-3); the records made here with `GameRecord.of` are
 provisional-1's, and an imported record keeps its catalog."""
 
 

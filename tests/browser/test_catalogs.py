@@ -20,8 +20,8 @@ def test_the_host_picks_a_catalog_and_the_table_shows_it(server: Server, browser
         page = host.page
         page.goto(server.url + "/")
         select = page.locator(".start-form select[name='catalog']")
-        expect(select).to_have_value("provisional-2")  # the fair one unless the host changes it
-        expect(select.locator("option")).to_have_count(2)
+        expect(select).to_have_value("provisional-3")  # the fair one unless the host changes it
+        expect(select.locator("option")).to_have_count(3)
         select.select_option("provisional-1")
         host.shot("catalog-home", full_page=False)
         page.locator(".start-form input[name='host_seat'][value='0']").check()

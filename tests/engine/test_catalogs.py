@@ -29,9 +29,10 @@ def provisional_1_data() -> dict[str, object]:
 
 def test_the_built_in_catalogs_and_the_default_for_new_games() -> None:
     registry = load_registry()
-    assert [entry.id for entry in registry.all()] == ["provisional-1", "provisional-2"]
-    assert registry.default_id == DEFAULT_ID == "provisional-2"
-    assert registry.default() is registry.get("provisional-2")
+    ids = ["provisional-1", "provisional-2", "provisional-3"]
+    assert [entry.id for entry in registry.all()] == ids
+    assert registry.default_id == DEFAULT_ID == "provisional-3"
+    assert registry.default() is registry.get("provisional-3")
     assert registry.get("provisional-1") is default_catalog()
     assert new_game().catalog is registry.get("provisional-1")
 
@@ -65,20 +66,30 @@ def provisional_parts(status: str) -> set[str]:
     return {"value" if what == "rate" else what for what, _, how in parts if how == "provisional"}
 
 
-def test_provisional_2_changes_only_provisional_numbers() -> None:
-    first, second = (entry.data for entry in load_registry().all())
+@pytest.mark.parametrize("later", [1, 2])
+def test_a_tuned_catalog_changes_only_provisional_numbers(later: int) -> None:
+    """provisional-2 and -3 differ from provisional-1 only where its status says "provisional",
+    and each number changed since the catalog before says so ("provisional-N, balance")."""
+    entries = load_registry().all()
+    first, before, after = entries[0].data, entries[later - 1].data, entries[later].data
     for key in ("warehouse", "start_francs", "rounds", "rounds_status", "wheel"):
-        assert first[key] == second[key]
+        assert first[key] == after[key]
     changed = 0
-    for old, new in zip(first["buildings"], second["buildings"], strict=True):
-        assert (old["id"], old["letter"], old["name"]) == (new["id"], new["letter"], new["name"])
-        parts = {part for part in ("cost", "value") if old[part] != new[part]}
-        assert parts <= provisional_parts(old["status"]), old["id"]
-        if parts:
+    for original, old, new in zip(
+        first["buildings"], before["buildings"], after["buildings"], strict=True
+    ):
+        assert (original["id"], original["letter"], original["name"]) == (
+            new["id"],
+            new["letter"],
+            new["name"],
+        )
+        moved = {part for part in ("cost", "value") if original[part] != new[part]}
+        assert moved <= provisional_parts(original["status"]), new["id"]
+        if any(old[part] != new[part] for part in ("cost", "value")):
             changed += 1
-            assert "provisional-2, balance" in new["status"], old["id"]
+            assert f"{after['name']}, balance" in new["status"], new["id"]
         else:
-            assert new["status"] == old["status"], old["id"]
+            assert new["status"] == old["status"], new["id"]
     assert changed > 0
 
 
@@ -130,25 +141,25 @@ def test_unreadable_and_duplicate_files_are_named(tmp_path: Path) -> None:
 
 
 def test_an_unknown_id_names_the_known_ones() -> None:
-    known = re.escape("unknown catalog 'nope' (known: provisional-1, provisional-2)")
+    known = re.escape("unknown catalog 'nope' (known: provisional-1, provisional-2, provisional-3)")
     with pytest.raises(KeyError, match=known):
         load_registry().get("nope")
 
 
 def test_each_catalog_knows_its_own_hash_and_a_record_names_it() -> None:
     registry = load_registry()
-    fair = registry.entry("provisional-2")
+    fair = registry.entry(DEFAULT_ID)
     assert fair.catalog.sha256 == fair.hash != registry.hash("provisional-1")
     assert default_catalog().sha256 == PROVISIONAL_1_SHA256
     state = new_game(fair.catalog)
     moves = [legal_moves(state)[0]]
     record = GameRecord.of(moves, catalog=fair.catalog)
-    assert (record.catalog_name, record.catalog_sha256) == ("provisional-2", fair.hash)
+    assert (record.catalog_name, record.catalog_sha256) == (DEFAULT_ID, fair.hash)
 
 
 def test_a_record_is_read_with_the_catalog_a_finder_knows_by_name_and_digest() -> None:
     registry = load_registry()
-    fair = registry.entry("provisional-2")
+    fair = registry.entry(DEFAULT_ID)
     first = legal_moves(new_game(fair.catalog))[0]
     text = record_json(GameRecord.of([first], catalog=fair.catalog), fair.catalog)
 

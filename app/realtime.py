@@ -77,6 +77,17 @@ ChatMaker = Callable[[str, frozenset[ChatGroup]], Mapping[ChatGroup, str]]
 class RoomSocket:
     """One open page's socket, as the hub sees it."""
 
+    __slots__ = (
+        "_board",
+        "_board_ready",
+        "_chat",
+        "chat_group",
+        "group",
+        "send_lock",
+        "viewer",
+        "websocket",
+    )
+
     def __init__(self, websocket: WebSocket, viewer: Viewer, *, lang: str, base_url: str) -> None:
         self.websocket = websocket
         self.viewer = viewer
@@ -153,11 +164,11 @@ class _Feed:
                 self.facts = facts
             self.version = max(self.version, version)
             for socket in self.sockets:
-                html = boards.get(socket.group)
-                if html is None:  # joined while the boards were drawn
+                if socket.group in boards:
+                    socket.offer(boards[socket.group])
+                else:  # joined while the boards were drawn
                     self.changed.set()
-                else:
-                    socket.offer(html)
+            del boards  # while it waits, the feed holds no board of its own
 
     async def draw_chats(self, room_id: str, make_chats: ChatMaker) -> None:
         """Draw and hand out the room's chat after every change, for as long as it is watched."""
@@ -177,6 +188,7 @@ class _Feed:
                     self.chat_changed.set()
                 elif socket.chat_group in chats:
                     socket.offer_chat(chats[socket.chat_group])
+            del chats
 
 
 class Hub:

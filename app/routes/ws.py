@@ -24,7 +24,6 @@ import contextlib
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
 
 import anyio
 from fastapi import APIRouter, WebSocket
@@ -104,28 +103,32 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
         with sessions() as session:
             presence.connection_closed(session, connection_id=connection_id, room_id=viewer.room_id)
 
+    # One task of its own per socket, the sender; the receiving runs in the connection's own
+    # task (a task group would keep two more tasks and their cancel scopes per idle socket).
+    # A sender that gives up on a stuck client closes the socket, which ends the receiving.
+    sender: asyncio.Task[None] | None = None
     try:
         await run_in_threadpool(opened)
         hub.join(viewer.room_id, socket)
         hub.room_changed(viewer.room_id, None)  # presence changed; this socket's first board
         hub.chat_changed(viewer.room_id)  # the chat, for a page that missed messages offline
-        async with anyio.create_task_group() as group:
-
-            async def until_one_ends(part: Callable[[RoomSocket], Awaitable[None]]) -> None:
-                await part(socket)
-                group.cancel_scope.cancel()
-
-            for part in (_send_boards, _receive):
-                group.start_soon(until_one_ends, part)
+        sender = asyncio.create_task(_send_boards(socket))
+        await _receive(socket)
     finally:
+        if sender is not None:
+            sender.cancel()
         with anyio.CancelScope(shield=True):
             hub.leave(viewer.room_id, socket)
             await run_in_threadpool(closed)
             hub.room_changed(viewer.room_id, None)
+            if sender is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sender  # an error the sender did not expect is raised here
 
 
 async def _send_boards(socket: RoomSocket) -> None:
-    """Send each board the hub offers; a client stuck for `SEND_TIMEOUT` is closed."""
+    """Send each board the hub offers; a client stuck for `SEND_TIMEOUT` is closed (its
+    connection then ends when the close handshake does)."""
     while True:
         html = await socket.next_frame()
         try:
@@ -136,6 +139,7 @@ async def _send_boards(socket: RoomSocket) -> None:
             return
         except (WebSocketDisconnect, RuntimeError):
             return
+        del html  # while it waits, a socket holds no board it has already sent
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:
@@ -164,5 +168,8 @@ async def _receive(socket: RoomSocket) -> None:
         if size > MAX_MESSAGE_BYTES:
             await _close(websocket, status.WS_1009_MESSAGE_TOO_BIG, "message too big")
             return
-        async with socket.send_lock:
-            await websocket.send_text(NOT_HERE)
+        try:
+            async with socket.send_lock:
+                await websocket.send_text(NOT_HERE)
+        except RuntimeError:  # the sender closed the socket meanwhile
+            return

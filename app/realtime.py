@@ -77,17 +77,6 @@ ChatMaker = Callable[[str, frozenset[ChatGroup]], Mapping[ChatGroup, str]]
 class RoomSocket:
     """One open page's socket, as the hub sees it."""
 
-    __slots__ = (
-        "_board",
-        "_board_ready",
-        "_chat",
-        "chat_group",
-        "group",
-        "send_lock",
-        "viewer",
-        "websocket",
-    )
-
     def __init__(self, websocket: WebSocket, viewer: Viewer, *, lang: str, base_url: str) -> None:
         self.websocket = websocket
         self.viewer = viewer

@@ -91,8 +91,3 @@ def test_an_idle_socket_and_its_feed_keep_no_board_already_sent() -> None:
     assert drawn == 2  # one board per group: the player's and the spectators'
     assert least_sent > 0  # every socket got its board
     assert alive == [False, False]
-
-
-def test_a_room_socket_has_no_attribute_dictionary() -> None:
-    socket = RoomSocket(cast(WebSocket, object()), SEAT_0, lang="en", base_url="http://x")
-    assert not hasattr(socket, "__dict__")

@@ -72,8 +72,7 @@
       } catch (e) { /* some browsers only notify from a service worker */ }
     }
 
-    // Runs after every swap; the title and the icon are only written when the turn changed
-    // (writing the icon's address again makes the browser load and decode it again).
+    // Runs after every swap; the title and the icon are only written when the turn changed.
     function update() {
       var now = myTurn();
       if (now === wasMyTurn) return;

@@ -27,6 +27,7 @@ from app.services import moves, rematch, rooms, seats
 from app.services.errors import (
     ClientMoveIdReused,
     InvalidLink,
+    InviteClosed,
     MoveRefused,
     NotYourTurn,
     RematchRefused,
@@ -195,12 +196,13 @@ def create_room(
 def claim_invite(
     invite_token: Token, session: SessionDep, base: BaseUrlDep, hub: HubDep
 ) -> SeatOut | JSONResponse:
-    """Claim the other seat with an invite token (once; a second claim gets 409)."""
+    """Claim the other seat with an invite token (once; a second claim, or one after the game
+    ended, gets 409)."""
     try:
         claimed = seats.claim_invite(
             session, invite_token=invite_token, base_url=base, publisher=hub
         )
-    except SeatTaken as refused:
+    except (SeatTaken, InviteClosed) as refused:
         return problem(refused, room=refused.room_id)
     except InvalidLink as refused:
         return problem(refused)

@@ -4,6 +4,7 @@ Each link remembers its token in an HttpOnly, SameSite=Lax cookie for that room 
 to the table page `/rooms/{room_id}`. An invite is taken by a button (a POST), never by opening
 it, so a chat app that fetches the address for a preview cannot take the seat. An invite already
 used leaves the browser as a spectator of the game; the table page then says the seat is taken.
+So does the invite of a game that ended before the guest came (the host aborted it).
 A browser that already holds a seat in the room keeps it whatever link of the room it opens (a
 spectator link, the invite, used or not); after a spectator link the table says so.
 """
@@ -18,7 +19,7 @@ from app.cookies import set_cookie
 from app.deps import COOKIE_MAX_AGE, BaseUrlDep, HubDep, SessionDep, cookie_name
 from app.i18n import language_of
 from app.services import seats
-from app.services.errors import SeatTaken
+from app.services.errors import InviteClosed, SeatTaken
 from app.ui.templates import templates_for
 from app.ui.words import words_for
 
@@ -84,9 +85,9 @@ def open_invite_link(token: str, request: Request, session: SessionDep) -> Respo
         return _invalid(request)
     if seated(request, session, viewer.room_id):
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
-    if viewer.seat_taken:
+    seat = None if viewer.seat_taken else seats.invite_seat(session, invite_token=token)
+    if seat is None:  # taken, or the game ended before the guest came: watch it
         return remember(request, viewer.room_id, token)
-    seat = seats.invite_seat(session, invite_token=token)
     return templates_for(language_of(request)).TemplateResponse(
         request, "join.html", {"token": token, "seat": seat}
     )
@@ -104,6 +105,6 @@ def accept_invite(
         return RedirectResponse(f"/rooms/{viewer.room_id}", status_code=303)
     try:
         claimed = seats.claim_invite(session, invite_token=token, base_url=base, publisher=hub)
-    except SeatTaken:
+    except (SeatTaken, InviteClosed):
         return remember(request, viewer.room_id, token)
     return remember(request, claimed.room_id, claimed.token)

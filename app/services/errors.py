@@ -3,7 +3,7 @@
 sentence in each language).
 
 `RoomNotFound` (``room_not_found``), `InvalidLink` (``invalid_link``), `SeatTaken`
-(``seat_taken``), `NotYourTurn` (``not_your_turn``, ``not_a_player``, ``game_over``),
+(``seat_taken``), `InviteClosed` (``invite_closed``), `NotYourTurn` (``not_your_turn``, ``not_a_player``, ``game_over``),
 `StaleVersion` (``stale_version``), `MoveRefused` (the engine's code, or ``bad_client_move_id``),
 `ClientMoveIdReused` (``client_move_id_reused``), `RematchRefused` (``rematch_refused``),
 `NotAnalysable` (``not_analysable``), `ReissueRefused` (``not_the_host``,
@@ -59,6 +59,12 @@ class InvalidLink(ServiceError):
 
 class SeatTaken(_InRoom):
     code = "seat_taken"
+
+
+class InviteClosed(_InRoom):
+    """An invite of a room that ended (aborted, resigned, won) before the guest took the seat."""
+
+    code = "invite_closed"
 
 
 class NotYourTurn(ServiceError):

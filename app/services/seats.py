@@ -14,12 +14,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.links import seat_link
-from app.models import Link, Seat
+from app.models import Link, Room, Seat
 from app.notify import Publisher, queue_notify
 from app.positions import Memory
 from app.roomview import Viewer
 from app.security import looks_like_token, new_token, spectator_token_for, token_hash
-from app.services.errors import InvalidLink, ReissueRefused, SeatTaken
+from app.services.errors import InvalidLink, InviteClosed, ReissueRefused, SeatTaken
 from app.services.events import log_event
 from app.services.lock import now, room_lock
 
@@ -80,12 +80,16 @@ def resolve_token(session: Session, *, token: str) -> Viewer | None:
 
 
 def invite_seat(session: Session, *, invite_token: str) -> int | None:
-    """The seat an invite link offers (None when it is no invite of ours)."""
+    """The seat an invite link still offers: None when it is no invite of ours or its room has
+    ended before the guest took the seat."""
     if not looks_like_token(invite_token):
         return None
     try:
         link = session.get(Link, token_hash(invite_token))
-        return link.seat if link is not None and link.kind == "invite" else None
+        if link is None or link.kind != "invite":
+            return None
+        room = session.get(Room, link.room_id)
+        return link.seat if room is not None and not room.finished else None
     finally:
         session.rollback()
 
@@ -93,7 +97,8 @@ def invite_seat(session: Session, *, invite_token: str) -> int | None:
 def claim_invite(
     session: Session, *, invite_token: str, base_url: str, publisher: Publisher | None = None
 ) -> ClaimedSeat:
-    """Claim the seat an invite link offers. It works once; then `SeatTaken`."""
+    """Claim the seat an invite link offers. It works once; then `SeatTaken`. A room that has
+    ended (aborted, resigned, won) before the guest came seats nobody: `InviteClosed`."""
     if not looks_like_token(invite_token):
         raise InvalidLink()
     digest = token_hash(invite_token)
@@ -102,32 +107,35 @@ def claim_invite(
         session.rollback()
         raise InvalidLink()
     room_id, seat = link.room_id, link.seat
-    stamp = now()
-    claimed = session.execute(
-        update(Link)
-        .where(Link.token_hash == digest, Link.used_at.is_(None))
-        .values(used_at=stamp)
-        .execution_options(synchronize_session=False)
-    )
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
-        session.rollback()
-        raise SeatTaken(room_id)
+    session.rollback()  # the room lock comes first in the writing transaction
     token = new_token()
-    session.add(Seat(room_id=room_id, seat=seat, token_hash=token_hash(token), joined_at=stamp))
-    session.add(
-        Link(
-            token_hash=token_hash(spectator_token_for(token)),
-            room_id=room_id,
-            kind="spectator",
-            seat=seat,
+    with room_lock(session, room_id) as room:
+        if room.finished:
+            raise InviteClosed(room_id)
+        stamp = now()
+        claimed = session.execute(
+            update(Link)
+            .where(Link.token_hash == digest, Link.used_at.is_(None))
+            .values(used_at=stamp)
+            .execution_options(synchronize_session=False)
         )
-    )
-    queue_notify(session, room_id, None)
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        raise SeatTaken(room_id) from None
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            raise SeatTaken(room_id)
+        session.add(Seat(room_id=room_id, seat=seat, token_hash=token_hash(token), joined_at=stamp))
+        session.add(
+            Link(
+                token_hash=token_hash(spectator_token_for(token)),
+                room_id=room_id,
+                kind="spectator",
+                seat=seat,
+            )
+        )
+        queue_notify(session, room_id, None)
+        try:
+            session.commit()
+        except IntegrityError:
+            session.rollback()
+            raise SeatTaken(room_id) from None
     if publisher is not None:
         publisher.room_changed(room_id, None)
     return ClaimedSeat(

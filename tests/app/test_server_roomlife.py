@@ -205,6 +205,25 @@ def test_a_host_alone_may_abort_the_room(client: TestClient) -> None:
     assert re.search(r'id="game-over-title"', answer.text)
 
 
+def test_the_invite_of_an_aborted_room_seats_nobody(client: TestClient) -> None:
+    created = client.post("/api/rooms", json={"host_seat": 0}).json()
+    room_id, invite = created["room"], token_of(created["invite_link"])
+    assert client.post(f"/api/rooms/{room_id}/abort", headers=bearer(created["token"])).is_success
+    client.cookies.clear()  # the guest's browser
+    opened = client.get(f"/i/{invite}", follow_redirects=False)
+    assert opened.status_code == 303 and opened.headers["location"] == f"/rooms/{room_id}"
+    table = client.get(f"/rooms/{room_id}")
+    assert "The game was aborted" in table.text and 'id="join-button"' not in table.text
+    pressed = client.post(f"/i/{invite}", follow_redirects=False)
+    assert pressed.headers["location"] == f"/rooms/{room_id}"
+    assert client.cookies.get(f"ip_{room_id}") == invite  # watching, not seated
+    answer = client.post(f"/api/invites/{invite}")
+    assert answer.status_code == 409 and answer.json()["code"] == "invite_closed"
+    assert answer.json()["room"] == room_id and "no longer takes a seat" in answer.json()["detail"]
+    state = client.get(f"/api/rooms/{room_id}", headers=bearer(created["token"])).json()
+    assert state["finished"] is True and state["result"]["ending"]["kind"] == "aborted"
+
+
 def test_resign_from_the_page_in_czech(client: TestClient) -> None:
     room = new_room(client)
     client.get(f"/s/{room['tokens'][1]}")

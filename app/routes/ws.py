@@ -103,32 +103,32 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
         with sessions() as session:
             presence.connection_closed(session, connection_id=connection_id, room_id=viewer.room_id)
 
-    # One task of its own per socket, the sender; the receiving runs in the connection's own
-    # task (a task group would keep two more tasks and their cancel scopes per idle socket).
-    # A sender that gives up on a stuck client closes the socket, which ends the receiving.
-    sender: asyncio.Task[None] | None = None
     try:
         await run_in_threadpool(opened)
         hub.join(viewer.room_id, socket)
         hub.room_changed(viewer.room_id, None)  # presence changed; this socket's first board
         hub.chat_changed(viewer.room_id)  # the chat, for a page that missed messages offline
-        sender = asyncio.create_task(_send_boards(socket))
-        await _receive(socket)
+        # One task of its own per socket, the sender; the receiving runs in the connection's
+        # task. Whichever ends first ends the other (anyio's cancellation is delivered again
+        # at every await, so a sender whose send was finishing cannot miss it).
+        async with anyio.create_task_group() as group:
+
+            async def send_then_stop() -> None:
+                await _send_boards(socket)
+                group.cancel_scope.cancel()
+
+            group.start_soon(send_then_stop)
+            await _receive(socket)
+            group.cancel_scope.cancel()
     finally:
-        if sender is not None:
-            sender.cancel()
         with anyio.CancelScope(shield=True):
             hub.leave(viewer.room_id, socket)
             await run_in_threadpool(closed)
             hub.room_changed(viewer.room_id, None)
-            if sender is not None:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await sender  # an error the sender did not expect is raised here
 
 
 async def _send_boards(socket: RoomSocket) -> None:
-    """Send each board the hub offers; a client stuck for `SEND_TIMEOUT` is closed (its
-    connection then ends when the close handshake does)."""
+    """Send each board the hub offers; a client stuck for `SEND_TIMEOUT` is closed."""
     while True:
         html = await socket.next_frame()
         try:
@@ -168,8 +168,5 @@ async def _receive(socket: RoomSocket) -> None:
         if size > MAX_MESSAGE_BYTES:
             await _close(websocket, status.WS_1009_MESSAGE_TOO_BIG, "message too big")
             return
-        try:
-            async with socket.send_lock:
-                await websocket.send_text(NOT_HERE)
-        except RuntimeError:  # the sender closed the socket meanwhile
-            return
+        async with socket.send_lock:
+            await websocket.send_text(NOT_HERE)

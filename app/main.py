@@ -50,7 +50,7 @@ from app.routes import (
 from app.services import lifetime, presence
 from app.services.errors import ServiceError
 from app.settings import Settings
-from app.ui.board import BoardPainter, render_board
+from app.ui.board import BoardPainter, draw_board
 from app.ui.chat import ChatPainter
 from app.ui.templates import environment_for
 
@@ -72,7 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sessions = make_sessionmaker(engine)
         painter = BoardPainter(
             sessions,
-            render_board,
+            draw_board,
             presence_timeout=settings.presence_timeout,
             absent_after=settings.absent_after,
         )

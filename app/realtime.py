@@ -17,9 +17,16 @@ A room's chat travels the same way beside its boards: "the chat of room R change
 room's chat feed, which reads the chat once and draws it once per `ChatGroup` (app.chatview);
 a socket holds only the newest chat it has not sent, as it does its board.
 
+A board is drawn in parts (`app.boardframes`). The feed keeps, per group, only the digests of
+the last board it drew; each socket keeps only the frame of the last board it was sent. A socket
+that was sent the group's previous board gets a patch (the parts that changed), any other gets
+the whole board: on connect, after it skipped a board, or when its page asked for it
+(`RoomSocket.want_whole`). A patch and a whole board are made once per group and shared.
+
 Each socket holds only the newest board it has not sent yet: a slow client skips the boards it
-had no time for, and one whose sends stay stuck for `SEND_TIMEOUT` is closed (`app.routes.ws`).
-It resynchronises when it reconnects, because a (re)connect always starts with the full board.
+had no time for (and then gets the next one whole), and one whose sends stay stuck for
+`SEND_TIMEOUT` is closed (`app.routes.ws`). It resynchronises when it reconnects, because a
+(re)connect always starts with the whole board.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from sqlalchemy import make_url
 from starlette.websockets import WebSocket
 
 from app import notify
+from app.boardframes import BoardSummary, DrawnBoard, Offer
 from app.chatview import ChatGroup
 from app.positions import remember_move
 from app.roomview import RoomFacts, Viewer
@@ -62,10 +70,10 @@ class BoardGroup:
 
 #: Draws a room's boards (blocking; runs in a worker thread): given the room, its facts when
 #: still current (None: read them again), the newest version known and the groups watching,
-#: returns the facts and version used and the HTML for every group.
+#: returns the facts and version used and the board drawn for every group.
 BoardMaker = Callable[
     [str, RoomFacts | None, int, frozenset[BoardGroup]],
-    tuple[RoomFacts, int, Mapping[BoardGroup, str]],
+    tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]],
 ]
 
 
@@ -83,23 +91,47 @@ class RoomSocket:
         self.group = BoardGroup.of(viewer, lang, base_url)
         self.chat_group = ChatGroup.of(viewer, lang)
         self._board: str | None = None
+        self._board_frame: str | None = None
+        #: The frame of the last board taken to be sent (None: none yet, or the page asked for
+        #: the whole board).
+        self.sent_frame: str | None = None
         self._chat: str | None = None
         self._board_ready = asyncio.Event()
         #: Board updates and replies must not interleave on the wire.
         self.send_lock = asyncio.Lock()
 
-    def offer(self, html: str) -> None:
-        """Make `html` the next board to send (replacing one not sent yet)."""
+    def offer_board(self, board: Offer) -> None:
+        """Make `board` (whole, or a patch when this socket was sent the one before) the next
+        board to send, replacing one not sent yet; nothing when it shows what was sent last."""
+        if board.frame == self.sent_frame:
+            self._board = self._board_frame = None
+            return
+        html = board.patch if self.sent_frame == board.base else None
+        self.offer(board.whole if html is None else html, board.frame)
+
+    def offer(self, html: str, frame: str | None = None) -> None:
+        """Make `html` (the board of `frame`) the next board to send (replacing one not sent)."""
         self._board = html
+        self._board_frame = frame
         self._board_ready.set()
+
+    def want_whole(self) -> None:
+        """The page shows a board other than the one last sent: the next board goes whole (a
+        patch not sent yet is dropped: it would not fit either)."""
+        self.sent_frame = None
+        self._board = self._board_frame = None
+
+    def _take_board(self) -> str:
+        html, self._board = self._board or "", None
+        self.sent_frame, self._board_frame = self._board_frame, None
+        return html
 
     async def next_board(self) -> str:
         """Wait for a board to send; only the newest one offered is returned."""
         while self._board is None:
             self._board_ready.clear()
             await self._board_ready.wait()
-        html, self._board = self._board, None
-        return html
+        return self._take_board()
 
     def offer_chat(self, html: str) -> None:
         """Make `html` the next chat to send (replacing one not sent yet)."""
@@ -112,7 +144,7 @@ class RoomSocket:
             self._board_ready.clear()
             await self._board_ready.wait()
         if self._board is not None:
-            html, self._board = self._board, None
+            html = self._take_board()
         else:
             html, self._chat = self._chat or "", None
         return html
@@ -123,6 +155,8 @@ class _Feed:
 
     def __init__(self) -> None:
         self.sockets: set[RoomSocket] = set()
+        #: The last board drawn for each group watching (its digests only).
+        self.drawn: dict[BoardGroup, BoardSummary] = {}
         self.version = -1
         self.facts: RoomFacts | None = None
         self.facts_stale = True
@@ -152,12 +186,14 @@ class _Feed:
             if not self.facts_stale:
                 self.facts = facts
             self.version = max(self.version, version)
+            offers = {group: Offer(board, self.drawn.get(group)) for group, board in boards.items()}
+            self.drawn = {group: board.summary() for group, board in boards.items()}
             for socket in self.sockets:
-                if socket.group in boards:
-                    socket.offer(boards[socket.group])
+                if socket.group in offers:
+                    socket.offer_board(offers[socket.group])
                 else:  # joined while the boards were drawn
                     self.changed.set()
-            del boards  # while it waits, the feed holds no board of its own
+            del boards, offers  # while it waits, the feed holds no board of its own
 
     async def draw_chats(self, room_id: str, make_chats: ChatMaker) -> None:
         """Draw and hand out the room's chat after every change, for as long as it is watched."""

@@ -6,8 +6,9 @@ SQLite), uvicorn's WebSockets with the app's permessage-deflate settings (`app.w
 same WS_DEFLATE* variables) and the same limits, GZip on HTTP answers. What it leaves out is the game: no rules engine, no templates, no per-viewer boards.
 
 A move is one durable transaction (the room's row locked, the move inserted, the version bumped,
-a NOTIFY queued on PostgreSQL, commit), then one fixed board of the app's median update size
-(`BOARD`, a real board of the app with its version put in) pushed to the room's sockets. On
+a NOTIFY queued on PostgreSQL, commit), then one fixed update of the app's median update size
+(`BOARD`, a real update of the app, the changed parts of a board, with its version put in)
+pushed to the room's sockets. On
 PostgreSQL several processes share the rooms through LISTEN/NOTIFY, as the app's do.
 
     DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/db PORT=8001 .venv/bin/python bench/baseline.py
@@ -57,10 +58,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.websockets import WebSocketDisconnect
 
-#: A board of the app as a socket sends it, of the median size over three random games
-#: (57.5 KB: every position, player to move, waiting player and spectator, in English).
+#: An update of the app as a socket sends it, of the median size over three random games
+#: (25.8 KB: the parts of the board a move changed, for every position and viewer, in English).
 BOARD_FILE = Path(__file__).with_name("baseline_board.html")
 VERSION_MARK = 'data-version="'
+PATCH_VERSION_MARK = '"version":"'
 CHANNEL = "inland_port_baseline"
 COOKIE_PREFIX = "ip_"
 #: The app's socket limits (app.routes.ws, app.__main__).
@@ -92,10 +94,11 @@ moves = Table(
 
 
 class Board:
-    """The fixed board with a version put in: cut once at its version, joined per send."""
+    """The fixed update with a version put in: cut once at its version, joined per send."""
 
     def __init__(self, html: str) -> None:
-        start = html.index(VERSION_MARK) + len(VERSION_MARK)
+        mark = PATCH_VERSION_MARK if html.startswith("<!--board-patch ") else VERSION_MARK
+        start = html.index(mark) + len(mark)
         end = html.index('"', start)
         self.head, self.tail = html[:start], html[end:]
 
@@ -404,7 +407,8 @@ def create_app(database_url: str, board: Board) -> FastAPI:
 
 
 def write_board() -> None:
-    """Draw the board of the median size over three seeded random games with the app."""
+    """Write the update of the median size over three seeded random games as the app's sockets
+    send them: each viewer's whole board first, then only the parts each move changed."""
     import random
     import statistics
 
@@ -412,18 +416,22 @@ def write_board() -> None:
     sys.path.insert(0, str(BOARD_FILE.parent))
     from games import positions, room_view
 
-    from app.ui.board import render_board
+    from app.ui.board import draw_board
 
-    boards = []
+    updates = []
     for seed in (1, 2, 3):
-        for state, log in positions(400, random.Random(seed).choice):
-            to_move = state.to_move if state.to_move is not None else 0
-            for seat in (to_move, 1 - to_move, None):
+        game = positions(400, random.Random(seed).choice)
+        for seat in (0, 1, None):
+            before = None
+            for state, log in game:
                 view = room_view("r" * 22, state, log, seat, base_url="http://127.0.0.1:8000")
-                boards.append(render_board(view, lang="en"))
-    median = statistics.median_low(len(b.encode()) for b in boards)
-    BOARD_FILE.write_text(next(b for b in boards if len(b.encode()) == median))
-    print(f"{BOARD_FILE}: {median} bytes, the median of {len(boards)} boards")
+                board = draw_board(view, lang="en")
+                if before is not None:
+                    updates.append(board.patch(before) or board.whole())
+                before = board.summary()
+    median = statistics.median_low(len(u.encode()) for u in updates)
+    BOARD_FILE.write_text(next(u for u in updates if len(u.encode()) == median))
+    print(f"{BOARD_FILE}: {median} bytes, the median of {len(updates)} updates")
 
 
 def main() -> None:

@@ -4,18 +4,21 @@
 
 For each setting (window bits, memLevel, and whether the compression context is kept from
 message to message or each message is compressed alone, "no context takeover"; "off" sends
-boards as they are) it follows every viewer of seeded random games as a room's socket does: the
-board of every version, in order, through one `websockets` permessage-deflate extension per
-viewer (the server's side). It prints the median and the 90th percentile of the bytes per update
-on the wire, the mean CPU time of compressing one (this process's CPU clock), and the memory one
-socket's extension holds after its first board (tracemalloc,
-which sees zlib's allocations): compressor and decompressor, the context a socket keeps while
-idle (none without context takeover: zlib's objects live only while a message is compressed).
-No server, no database: the frames are those uvicorn's `websockets` would send.
+boards as they are) it follows every viewer of seeded random games as a room's socket does,
+through one `websockets` permessage-deflate extension per viewer (the server's side), in two
+formats: "whole", the whole board of every version, and "parts", what the hub sends now (the whole
+board first, then per version only the parts that changed, `app.boardframes`). It prints the median
+and the 90th percentile of the bytes per update on the wire (the first board of each viewer left
+out), the mean CPU time of compressing one update of the parts format (this process's CPU clock),
+and the memory one socket's extension holds after its first board (tracemalloc, which sees zlib's
+allocations): compressor and decompressor, the context a socket keeps while idle (none without
+context takeover: zlib's objects live only while a message is compressed). No server, no database:
+the frames are those uvicorn's `websockets` would send.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import statistics
 import sys
@@ -28,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
-from app.ui.board import render_board
+from app.ui.board import draw_board
 from bench.games import positions, room_view
 
 #: (window bits, memLevel, context kept from message to message); None: no compression.
@@ -50,19 +53,20 @@ SETTINGS: list[tuple[int, int, bool] | None] = [
 ]
 
 
-def boards(games: int, moves: int) -> list[list[bytes]]:
-    """Every viewer's sequence of boards: host, guest and spectator of each game."""
-    sequences = []
+def boards(games: int, moves: int) -> tuple[list[list[bytes]], list[list[bytes]]]:
+    """Every viewer's sequence of messages (host, guest and spectator of each game): whole
+    boards, and the whole first board followed by patches."""
+    whole, parts = [], []
     for seed in range(games):
         game = positions(moves, random.Random(seed).choice)
         for seat in (0, 1, None):
-            sequences.append(
-                [
-                    render_board(room_view(f"room{seed}", state, log, seat)).encode()
-                    for state, log in game
-                ]
-            )
-    return sequences
+            drawn = [draw_board(room_view(f"room{seed}", state, log, seat)) for state, log in game]
+            whole.append([board.whole().encode() for board in drawn])
+            messages = [drawn[0].whole()]
+            for before, board in itertools.pairwise(drawn):
+                messages.append(board.patch(before.summary()) or board.whole())
+            parts.append([message.encode() for message in messages])
+    return whole, parts
 
 
 def extension(setting: tuple[int, int, bool]) -> PerMessageDeflate:
@@ -75,18 +79,20 @@ def extension(setting: tuple[int, int, bool]) -> PerMessageDeflate:
 def wire_sizes(
     sequences: list[list[bytes]], setting: tuple[int, int, bool] | None
 ) -> tuple[list[int], float]:
-    """The bytes on the wire of every update, and the CPU seconds the compression took."""
+    """The bytes on the wire of every update after each viewer's first board, and the CPU
+    seconds their compression took."""
     sizes = []
     spent = 0.0
     for sequence in sequences:
         ext = extension(setting) if setting else None
-        for board in sequence:
+        for i, board in enumerate(sequence):
             frame = Frame(Opcode.TEXT, board)
             if ext is not None:
                 started = time.process_time()
                 frame = ext.encode(frame)
                 spent += time.process_time() - started
-            sizes.append(len(frame.data))
+            if i:
+                sizes.append(len(frame.data))
     return sizes, spent
 
 
@@ -109,16 +115,23 @@ def context_bytes(board: bytes, setting: tuple[int, int, bool], sockets: int = 5
 
 
 def main() -> None:
-    sequences = boards(games=3, moves=80)
-    plain = [len(b) for seq in sequences for b in seq]
+    whole, parts = boards(games=3, moves=80)
+    plain = [len(b) for seq in whole for b in seq]
     median_board = sorted(plain)[len(plain) // 2]
-    board = next(b for seq in sequences for b in seq if len(b) == median_board)
-    print(f"{len(sequences)} viewers, {len(plain)} updates, board median {median_board} bytes")
-    print("setting | bytes/update median | p90 | KiB held per socket | compression µs/update")
+    board = next(b for seq in whole for b in seq if len(b) == median_board)
+    patches = sorted(len(b) for seq in parts for b in seq[1:])
+    print(
+        f"{len(whole)} viewers, {len(plain)} boards, board median {median_board} bytes, "
+        f"patch median {patches[len(patches) // 2]} bytes before compression"
+    )
+    print(
+        "setting | whole: bytes/update median | p90 | parts: median | p90 | KiB held per socket"
+        " | parts: compression µs/update"
+    )
     for setting in SETTINGS:
-        found, spent = wire_sizes(sequences, setting)
-        sizes = sorted(found)
-        p90 = sizes[int(len(sizes) * 0.9)]
+        sizes = sorted(wire_sizes(whole, setting)[0])
+        found, spent = wire_sizes(parts, setting)
+        partial = sorted(found)
         held = f"{context_bytes(board, setting) / 1024:.1f}" if setting else "0"
         name = (
             f"bits {setting[0]}, memLevel {setting[1]}, "
@@ -126,8 +139,12 @@ def main() -> None:
             if setting
             else "off"
         )
-        cost = 1e6 * spent / len(sizes)
-        print(f"{name} | {statistics.median(sizes):.0f} | {p90} | {held} | {cost:.0f}")
+        cost = 1e6 * spent / len(partial)
+        print(
+            f"{name} | {statistics.median(sizes):.0f} | {sizes[int(len(sizes) * 0.9)]}"
+            f" | {statistics.median(partial):.0f} | {partial[int(len(partial) * 0.9)]} | {held}"
+            f" | {cost:.0f}"
+        )
 
 
 if __name__ == "__main__":

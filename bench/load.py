@@ -64,7 +64,8 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402  (the project's rules engine, to follow each game)
 
-VERSION_RE = re.compile(rb'data-version="(\d+)"')
+#: A board's version: a whole board's root element, or a patch's header (app.boardframes).
+VERSION_RE = re.compile(rb'data-version="(\d+)"|^<!--board-patch \{[^}]*"version":"(\d+)"')
 #: How each kind of server is started (in the project's root, settings in the environment).
 COMMANDS = {
     "app": [sys.executable, "-m", "app"],
@@ -322,7 +323,8 @@ async def watch(room: Room, slot: int, token: str, server: str, stop: asyncio.Ev
                     data = message.encode() if isinstance(message, str) else message
                     found = VERSION_RE.search(data)
                     if found:
-                        room.seen[slot] = max(room.seen[slot], int(found.group(1)))
+                        version = int(found.group(1) or found.group(2))
+                        room.seen[slot] = max(room.seen[slot], version)
                         room.changed.set()
                     if stop.is_set():
                         return

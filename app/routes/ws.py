@@ -3,15 +3,18 @@
 Authentication: the room's cookie (set by the link routes) or `?token=`. The handshake's
 Origin must be this server's (or an allowed one); otherwise the socket is refused.
 
-Server to client: text frames of HTML from `app.ui.board.render_board` — an htmx fragment whose
-root element has `id="board"`, `data-version="V"` and `hx-swap-oob` — sent on connect and after
-every change of the room (a move, a seat claimed, presence, a rematch). Once the room's chat has
+Server to client: text frames of HTML from `app.ui.board.draw_board`, sent on connect and after
+every change of the room (a move, a seat claimed, presence, a rematch): the whole board — an htmx
+fragment whose root element has `id="board"`, `data-version="V"`, `data-frame` and `hx-swap-oob`
+— on connect, or a patch with only the parts that changed since the board last sent
+(`app.boardframes`). Once the room's chat has
 a message, also the viewer's chat (`app.ui.chat.render_chat_update`: out-of-band swaps of the
 chat's message lists), on connect and after every change of the chat; a frame is either a board
 or a chat, never both.
 
-The socket only carries boards: moves are posted over HTTP (the page's form, the JSON API). A
-message from the client changes nothing and gets back
+The socket only carries boards: moves are posted over HTTP (the page's form, the JSON API). The
+client may send `board` (a patch did not fit the board it shows): the next board it gets is
+whole. Any other message from the client changes nothing and gets back
 `<div id="move-error" hx-swap-oob="true" role="alert">reason</div>`. Messages are limited to
 8 KiB and to 100 per 20 seconds per connection; beyond that the socket is closed with a
 policy-violation (or too-big) code.
@@ -32,6 +35,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
 from app import catalogs
+from app.boardframes import WHOLE_BOARD_PLEASE
 from app.deps import base_url, cookie_name, get_hub, get_sessionmaker, get_settings
 from app.guards import origin_allowed
 from app.i18n import language_of
@@ -46,7 +50,7 @@ MAX_MESSAGE_BYTES = 8 * 1024
 RATE_LIMIT = 100
 RATE_WINDOW = 20.0
 SEND_TIMEOUT = 10.0
-#: The answer to any message from the client: this socket only sends boards.
+#: The answer to any other message from the client: this socket only sends boards.
 NOT_HERE = (
     '<div id="move-error" hx-swap-oob="true" role="alert">'
     "This socket only sends boards: moves are posted over HTTP.</div>"
@@ -148,7 +152,8 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
 
 
 async def _receive(socket: RoomSocket) -> None:
-    """Read the client's messages, enforcing the size and rate limits; each gets `NOT_HERE`."""
+    """Read the client's messages, enforcing the size and rate limits: `board` asks for the whole
+    board, any other gets `NOT_HERE`."""
     websocket = socket.websocket
     recent: deque[float] = deque()
     while True:
@@ -168,5 +173,9 @@ async def _receive(socket: RoomSocket) -> None:
         if size > MAX_MESSAGE_BYTES:
             await _close(websocket, status.WS_1009_MESSAGE_TOO_BIG, "message too big")
             return
+        if message.get("text") == WHOLE_BOARD_PLEASE:
+            socket.want_whole()
+            get_hub(websocket).redraw(socket.viewer.room_id)
+            continue
         async with socket.send_lock:
             await websocket.send_text(NOT_HERE)

@@ -1,10 +1,11 @@
 """The board: game state + viewer -> the template context, and the fragment the sockets send.
 
-`render_board(view, lang=...)` is the one function the WebSocket layer calls: it returns the HTML
-of the table (root element ``id="board"``, ``data-version``, swapped in by htmx out of band) in the
-viewer's language. The page routes render the same block inside the full page, so a reload and a
-live update draw the same board. `BoardPainter` draws a room's boards for the hub: one read of the
-room, one render per group of alike viewers.
+`draw_board(view, lang=...)` draws the table for the WebSocket layer: in parts (`app.ui.parts`), so
+a socket can be sent the whole board (root element ``id="board"``, ``data-version``,
+``data-frame``, swapped in by htmx out of band) or only the parts a move changed
+(`app.boardframes`); `render_board` is the whole board as HTML. The page routes draw the same
+parts inside the full page, so a reload and a live update draw the same board. `BoardPainter`
+draws a room's boards for the hub: one read of the room, one drawing per group of alike viewers.
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import engine
 from app import queries
+from app.boardframes import DrawnBoard
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from app.realtime import BoardGroup
 from app.roomview import RoomFacts, RoomView
 
+from . import parts
 from .cache import Same, card_html, log_html, tile_html
 from .panel import gains_something, moves_by_building
 from .roomlife import ending_headline, event_items, life_context, not_started_text
 from .supply import overview, rounds
-from .templates import environment_for
 from .warehouse import mat
 from .wheel import WEDGES, Tile
 from .words import GOODS, Words, words_for
@@ -150,7 +152,15 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
     def tile(t: Tile, extra_class: str) -> Markup:
         return tile_html(code, t, extra_class, is_player, view.room_id if is_player else None)
 
-    return {
+    computer_name = _computer_name(view, words)
+
+    def seat_label(seat: int) -> str:
+        if computer_name is not None and seat == view.computer_seat:
+            return computer_name
+        return words.seat_name(seat)
+
+    final = _final(view, words) if view.over else None
+    context: dict[str, Any] = {
         "card": card,
         "tile": tile,
         "view": view,
@@ -180,21 +190,56 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "forecast": engine.round_forecast(state),
         "sellable": sellable,
         "pass_move": pass_move,
-        "final": _final(view, words) if view.over else None,
+        "final": final,
         "warehouse": state.catalog.warehouse,
         "goods": GOODS,
+        "is_player": is_player,
+        "computer_name": computer_name,
+        # The computer thinks while it is to move, also when it stands in for an absent player.
+        "computer_turn": computer_name is not None and state.to_move == view.computer_seat,
+        "standin_turn": (
+            view.standin_seat is not None
+            and view.ending is None
+            and not state.finished
+            and state.to_move == view.standin_seat
+        ),
+        "seat_label": seat_label,
+        "board_class": "board"
+        + (" is-acting" if acting else "")
+        + (" is-finished" if final else "")
+        + ("" if is_player else " is-spectator"),
         **life_context(view, words),
     }
+    context["board_parts"] = parts.on_page
+    return context
+
+
+def _computer_name(view: RoomView, words: Words) -> str | None:
+    """Against the computer, its seat goes by its strength."""
+    if view.computer_seat is None:
+        return None
+    t = words.lang
+    names = {
+        "easy": t.gettext("Computer (easy)"),
+        "normal": t.gettext("Computer (normal)"),
+        "strong": t.gettext("Computer (strong)"),
+    }
+    return names.get(view.computer or "")
+
+
+def draw_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> DrawnBoard:
+    """The board of one viewer in their language, in parts (`app.boardframes`): sent whole
+    (root ``id="board"``, ``data-version``, ``data-frame``, out-of-band swap) or as a patch."""
+    code = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    return parts.draw(board_context(view, lang=code), code)
 
 
 def render_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The board fragment for one viewer in their language: root ``id="board"``, ``data-version``,
-    out-of-band swap."""
-    template = environment_for(lang).get_template("board.html")
-    return template.render(board_context(view, lang=lang), oob=True)
+    """The whole board fragment for one viewer in their language."""
+    return draw_board(view, lang=lang).whole()
 
 
-Renderer = Callable[..., str]
+Renderer = Callable[..., DrawnBoard]
 
 
 class BoardPainter:
@@ -220,7 +265,7 @@ class BoardPainter:
         facts: RoomFacts | None,
         version: int,
         groups: frozenset[BoardGroup],
-    ) -> tuple[RoomFacts, int, dict[BoardGroup, str]]:
+    ) -> tuple[RoomFacts, int, dict[BoardGroup, DrawnBoard]]:
         with self._sessions() as session:
             if facts is None:
                 facts = queries.load_room_facts(

@@ -1,5 +1,7 @@
 /* The table page's small helpers. The server decides everything; this file only
  * - shows the connection state and makes sure every closed socket comes back,
+ * - applies the partial boards the socket sends (only the parts a move changed) on top of the
+ *   board they were made from, and asks for the whole board when the page shows another,
  * - keeps the action panel in step with the board, never shows an older board, and never lets
  *   a late refresh hide the answer to a move,
  * - copies links, steps the number fields, and moves focus for keyboard users.
@@ -59,6 +61,7 @@
 
   // Never go back in time: a board older than the one shown (a move's HTTP answer arriving
   // after the socket already brought the opponent's reply) is not swapped in.
+  var wholeAsked = false;
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var target = evt.detail.target;
     var incoming = evt.detail.fragment && evt.detail.fragment.firstElementChild;
@@ -66,6 +69,39 @@
     var shown = parseInt(target.dataset.version, 10);
     var arriving = parseInt(incoming.dataset.version, 10);
     if (arriving < shown) evt.detail.shouldSwap = false;
+    else wholeAsked = false;
+  });
+
+  // A partial board (app/boardframes.py): a header comment, then the parts that changed, each
+  // swapped in by its id. It fits only the board it was made from (data-frame): a page already
+  // showing the new board (its own move's answer brought it) ignores it, any other page asks the
+  // socket for the whole board, once until that arrives.
+  var PATCH = "<!--board-patch ";
+  var patched = false;
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var message = evt.detail.message;
+    patched = false;
+    if (typeof message !== "string" || message.lastIndexOf(PATCH, 0) !== 0) return;
+    var head = JSON.parse(message.slice(PATCH.length, message.indexOf("-->")));
+    var board = document.getElementById("board");
+    if (board && board.dataset.frame === head.frame) {
+      evt.preventDefault();
+      return;
+    }
+    if (!board || board.dataset.frame !== head.base) {
+      evt.preventDefault();
+      if (!wholeAsked) {
+        wholeAsked = true;
+        evt.detail.socketWrapper.send("board");
+      }
+      return;
+    }
+    board.dataset.version = head.version;
+    board.dataset.frame = head.frame;
+    board.dataset.toMove = head.toMove;
+    board.dataset.acting = head.acting;
+    board.className = head["class"];
+    patched = true;
   });
 
   // Folding parts of the table (details[data-fold]): the supply ("Buildings by round"), the
@@ -102,6 +138,10 @@
   }, true);
   document.addEventListener("DOMContentLoaded", function () {
     applyFolds(document.getElementById("board"));
+  });
+  // After a partial board, every fold of the board as after a whole one.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (patched) applyFolds(document.getElementById("board"));
   });
 
   // Keep the panel in step with the board: when a new version arrives, ask again — unless a

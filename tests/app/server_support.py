@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import uuid
@@ -12,6 +13,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.boardframes import PATCH_PREFIX
 from bench.appserver import AppServer
 
 
@@ -90,8 +92,17 @@ def play(client: TestClient, room: dict[str, Any], count: int, seed: int = 1) ->
     return version
 
 
+def is_board(message: str) -> bool:
+    """Whether a socket message is a board: whole (root id="board") or a patch of one."""
+    return message.startswith(PATCH_PREFIX) or 'id="board"' in message.split(">", 1)[0]
+
+
 def board_version(html: str) -> int:
-    """The data-version of a board fragment's root element (which must be id="board")."""
+    """The board version of a socket message: the data-version of a whole board's root element
+    (which must be id="board"), or the version in a patch's header (app.boardframes)."""
+    if html.startswith(PATCH_PREFIX):
+        header = json.loads(html[len(PATCH_PREFIX) : html.index("-->")])
+        return int(header["version"])
     root = re.match(r"\s*<(\w+)([^>]*)>", html)
     assert root is not None, html[:200]
     attributes = root.group(2)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, pick, token_of
+from server_support import bearer, board_version, is_board, pick, token_of
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -291,7 +291,10 @@ def test_a_viewer_connecting_wakes_the_computer(
     assert room_body(client, created.room_id, created.token)["version"] == 0
     with client.websocket_connect(f"/ws/rooms/{created.room_id}?token={created.token}") as ws:
         deadline = time.monotonic() + WAIT_S
-        while 'data-version="1"' not in ws.receive_text().split(">", 1)[0]:
+        while True:
+            frame = ws.receive_text()
+            if is_board(frame) and board_version(frame) == 1:
+                break
             assert time.monotonic() < deadline, "the computer did not wake up"
     assert log_rows(sessions, created.room_id) == [(0, 0, "computer-0")]
 

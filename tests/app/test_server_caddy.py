@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_support import bearer, board_version, token_of
+from server_support import bearer, board_version, is_board, token_of
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
@@ -144,7 +144,7 @@ def test_https_through_caddy(proxied: Proxied) -> None:
             versions = []
             while 1 not in versions:
                 html = str(ws.recv(timeout=10))
-                if 'id="board"' in html.split(">", 1)[0]:
+                if is_board(html):
                     versions.append(board_version(html))
 
         # A socket from a page of another site is refused at the handshake.

@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket
 
 import engine
 from app import notify, positions
+from app.boardframes import PATCH_PREFIX, DrawnBoard, frame_of, part_hash
 from app.realtime import BoardGroup, Hub, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
@@ -24,6 +25,18 @@ SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
 SEAT_1 = Viewer(room_id="r1", seat=1, kind="seat", token="b" * 43)
 SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="c" * 43)
 OTHER_SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="d" * 43)
+
+
+def text_board(text: str) -> DrawnBoard:
+    """A board whose whole HTML is `text`, sent whole every time (no two share a shell)."""
+    return DrawnBoard(
+        frame=text,
+        attrs={},
+        parts={"p": text},
+        hashes={"p": part_hash(text)},
+        pieces=("", "p", ""),
+        shell=part_hash(text),
+    )
 
 
 class FakePainter:
@@ -36,7 +49,7 @@ class FakePainter:
 
     def __call__(
         self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
-    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, str]]:
+    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
         self.calls.append((room_id, facts is None, version, groups))
         if self.fail_next:
             self.fail_next = False
@@ -55,7 +68,11 @@ class FakePainter:
                 computer_seat=None,
             )
         version = max(version, facts.version)
-        return facts, version, {g: f"{g.viewer.kind}{g.viewer.seat}@{version}" for g in groups}
+        return (
+            facts,
+            version,
+            {g: text_board(f"{g.viewer.kind}{g.viewer.seat}@{version}") for g in groups},
+        )
 
 
 def socket_for(viewer: Viewer, lang: str = "en") -> RoomSocket:
@@ -96,7 +113,11 @@ def test_a_move_reuses_the_facts_and_other_changes_read_them_again() -> None:
         hub.deliver("r1", 1)
         assert await board(socket) == "seat0@1"
         hub.deliver("r1", None)
-        assert await board(socket) == "seat0@1"
+        while len(painter.calls) < 3:
+            await asyncio.sleep(0.01)
+        # The same board again: the socket shows it already, nothing is sent.
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(socket.next_board(), 0.2)
         return [(fresh, version) for _room, fresh, version, _groups in painter.calls]
 
     assert asyncio.run(scenario()) == [(True, -1), (False, 1), (True, 1)]
@@ -231,7 +252,8 @@ def test_the_listener_comes_back_after_its_connection_is_cut(postgres_url: str) 
             connection.execute(text(statement))
 
     async def scenario() -> None:
-        hub = Hub(asyncio.get_running_loop(), FakePainter())
+        painter = FakePainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
         socket = socket_for(SEAT_0)
         hub.join("r1", socket)
         listener = asyncio.create_task(hub.listen_postgres(postgres_url, retry_delay=0.1))
@@ -246,7 +268,10 @@ def test_the_listener_comes_back_after_its_connection_is_cut(postgres_url: str) 
                 f"WHERE query = 'LISTEN {notify.CHANNEL}' AND pid <> pg_backend_pid() "
                 "AND datname = current_database()",
             )
-            await asyncio.wait_for(socket.next_board(), 10)  # the catch-up after reconnecting
+            drawn = len(painter.calls)
+            async with asyncio.timeout(10):  # the catch-up after reconnecting (the same board:
+                while len(painter.calls) == drawn:  # the socket shows it already)
+                    await asyncio.sleep(0.01)
             await asyncio.to_thread(sql, f"NOTIFY {notify.CHANNEL}, 'r1 2'")
             assert await board(socket) == "seat0@2"
         finally:
@@ -314,3 +339,56 @@ def test_the_listener_follows_a_notified_move_and_wakes_the_room() -> None:
     assert asyncio.run(scenario()) == "seat0@1"
     cached = positions.positions.get(room_id)
     assert cached is not None and cached.version == 1
+
+
+class PartsPainter(FakePainter):
+    """Draws a board of two parts: "moves" changes with the version, "seat" never."""
+
+    def __call__(
+        self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
+    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
+        facts, version, _ = super().__call__(room_id, facts, version, groups)
+        return facts, version, {g: parts_board(g, version) for g in groups}
+
+
+def parts_board(group: BoardGroup, version: int) -> DrawnBoard:
+    parts = {
+        "moves": f'<p id="moves">{version}</p>',
+        "seat": f'<p id="seat">{group.viewer.seat}</p>',
+    }
+    hashes = {name: part_hash(html) for name, html in parts.items()}
+    attrs = {"version": str(version)}
+    return DrawnBoard(
+        frame=frame_of(hashes, attrs),
+        attrs=attrs,
+        parts=parts,
+        hashes=hashes,
+        pieces=('<div id="board">', "moves", "", "seat", "</div>"),
+        shell=1,
+    )
+
+
+def test_a_socket_gets_a_patch_on_top_of_the_board_it_was_sent_and_else_the_whole() -> None:
+    async def scenario() -> None:
+        painter = PartsPainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        socket = socket_for(SEAT_0)
+        hub.join("r1", socket)
+        hub.deliver("r1", None)
+        assert await board(socket) == '<div id="board"><p id="moves">0</p><p id="seat">0</p></div>'
+        hub.deliver("r1", 1)
+        patch = await board(socket)
+        assert patch.startswith(PATCH_PREFIX) and patch.endswith('--><p id="moves">1</p>')
+        # A slow socket: the board of version 2 is never sent, so version 3 comes whole.
+        for version in (2, 3):
+            hub.deliver("r1", version)
+            while len(painter.calls) < version + 1:
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)  # the board handed to the socket
+        assert (await board(socket)).startswith('<div id="board"><p id="moves">3</p>')
+        # The page asks for the whole board: it comes though nothing changed.
+        socket.want_whole()
+        hub.redraw("r1")
+        assert (await board(socket)).startswith('<div id="board"><p id="moves">3</p>')
+
+    asyncio.run(scenario())

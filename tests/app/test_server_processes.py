@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_support import board_version
+from server_support import board_version, is_board
 from websockets.sync.client import ClientConnection, connect
 
 from bench.appserver import ROOT, AppServer
@@ -96,7 +96,7 @@ def next_version(ws: ClientConnection, at_least: int) -> int:
     while True:
         frame = ws.recv(timeout=10)
         assert isinstance(frame, str)
-        if 'id="board"' not in frame.split(">", 1)[0]:
+        if not is_board(frame):
             continue
         version = board_version(frame)
         if version >= at_least:

@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, board_version, new_room
+from server_support import bearer, board_version, is_board, new_room
 from starlette import status
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from app.boardframes import PATCH_PREFIX, WHOLE_BOARD_PLEASE
 from app.deps import cookie_name
 
 
@@ -24,7 +25,7 @@ def next_board(ws: WebSocketTestSession) -> tuple[int, str]:
     """The next board frame (skipping other fragments), as (data-version, html)."""
     while True:
         html = ws.receive_text()
-        if 'id="board"' in html.split(">", 1)[0]:
+        if is_board(html):
             return board_version(html), html
 
 
@@ -195,3 +196,28 @@ def test_a_message_on_the_socket_changes_nothing_and_gets_an_error_fragment(
         while seen < 1:
             seen = next_board(host)[0]
     assert online(client, room) == ([False, False], 0)
+
+
+def test_a_move_sends_only_the_changed_parts_and_board_asks_for_the_whole(
+    client: TestClient,
+) -> None:
+    room = new_room(client)
+    with (
+        client.websocket_connect(ws_path(room, room["tokens"][0])) as host,
+        client.websocket_connect(ws_path(room, room["spectator"])) as watcher,
+    ):
+        for ws in (host, watcher):
+            assert next_board(ws)[0] == 0
+        next_board(host)  # the host is told the spectator arrived
+        version = api_move(client, room, 0, 0)
+        seen, html = next_board(watcher)
+        while seen < version:
+            seen, html = next_board(watcher)
+        assert html.startswith(PATCH_PREFIX)
+        header = json.loads(html[len(PATCH_PREFIX) : html.index("-->")])
+        assert header["version"] == "1" and header["base"] != header["frame"]
+        assert 'id="board-log"' in html and 'id="board"' not in html
+        watcher.send_text(WHOLE_BOARD_PLEASE)
+        seen, html = next_board(watcher)
+        assert seen == 1 and html.lstrip().startswith('<div id="board"')
+        assert f'data-frame="{header["frame"]}"' in html

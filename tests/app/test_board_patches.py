@@ -1,0 +1,105 @@
+"""Partial boards (app.boardframes, app.ui.parts): applying every update of a game in order to the
+first whole board gives the very board drawn last."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from dom_patch import apply, board_of, elements, normalised, parse
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.boardframes import PATCH_PREFIX, BoardSummary
+from app.i18n import LANGUAGES
+from app.roomview import RoomView
+from app.ui.board import draw_board, render_board
+from bench import games
+
+
+def _view(game: list[games.Position], at: int, seat: int | None, rng: random.Random) -> RoomView:
+    state, log = game[at]
+    # Presence and spectators come and go between moves too.
+    online = (rng.random() < 0.9, rng.random() < 0.8)
+    return games.room_view("r1", state, log, seat, online=online, spectators=rng.randrange(3))
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    seat=st.sampled_from([0, 1, None]),
+    lang=st.sampled_from(sorted(LANGUAGES)),
+    skip_rate=st.sampled_from([0.0, 0.3]),
+)
+def test_the_updates_of_a_game_rebuild_the_last_board(
+    seed: int, seat: int | None, lang: str, skip_rate: float
+) -> None:
+    """The socket's rule: a patch on top of the board last sent, the whole board after a board
+    it skipped (a slow socket sends only the newest)."""
+    rng = random.Random(seed)
+    game = games.positions(rng.randrange(20, 120), rng.choice)
+    first = draw_board(_view(game, 0, seat, rng), lang=lang)
+    page = parse(first.whole())
+    sent: str = first.frame
+    before: BoardSummary = first.summary()
+    patches = 0
+    last = len(game) - 1
+    for at in range(1, len(game)):
+        for _change in range(rng.choice([1, 1, 2])):  # a move, sometimes presence as well
+            view = _view(game, at, seat, rng)
+            board = draw_board(view, lang=lang)
+            skipped = rng.random() < skip_rate and at < last
+            if not skipped:
+                if board.frame == sent:
+                    message = None
+                elif sent == before.frame:
+                    message = board.patch(before) or board.whole()
+                else:
+                    message = board.whole()
+                if message is not None:
+                    patches += message.startswith(PATCH_PREFIX)
+                    apply(page, message)
+                    sent = board.frame
+                    assert normalised(board_of(page)) == normalised(board_of(parse(board.whole())))
+            before = board.summary()
+    assert patches > 0
+    final = parse(render_board(view, lang=lang))
+    assert board_of(page).attrs["data-version"] == str(last)
+    assert normalised(board_of(page)) == normalised(board_of(final))
+
+
+def test_a_patch_carries_only_the_parts_that_changed() -> None:
+    game = games.positions(12, random.Random(7).choice)
+    before = draw_board(games.room_view("r1", *game[10], None))
+    after = draw_board(games.room_view("r1", *game[11], None))
+    patch = after.patch(before.summary())
+    assert patch is not None and patch.startswith(PATCH_PREFIX)
+    head = json.loads(patch[len(PATCH_PREFIX) : patch.index("-->")])
+    assert head["base"] == before.frame and head["frame"] == after.frame
+    assert head["version"] == "11"
+    ids = [part.attrs["id"] for part in elements(parse(patch[patch.index("-->") + 3 :]))]
+    changed = [name for name in after.parts if before.hashes[name] != after.hashes[name]]
+    assert ids == changed
+    assert "board-log" in ids and "mat-head-0" in ids
+    assert "overview-round-11" not in ids  # the last round's supply is not touched yet
+    assert len(patch) < len(after.whole()) / 2
+
+
+def test_the_same_board_has_the_same_frame_and_the_forms_fresh_move_ids() -> None:
+    game = games.positions(6, random.Random(3).choice)
+    state, log = game[-1]
+    view = games.room_view("r1", state, log, state.to_move)
+    one, two = draw_board(view), draw_board(view)
+    assert one.frame == two.frame
+    ids_one = one.whole().split('name="client_move_id" value="')[1:]
+    ids_two = two.whole().split('name="client_move_id" value="')[1:]
+    assert ids_one and ids_one != ids_two
+    moved = draw_board(games.room_view("r1", state, log, state.to_move, spectators=3))
+    assert moved.frame != one.frame
+
+
+def test_a_changed_shell_is_sent_whole() -> None:
+    game = games.positions(4, random.Random(5).choice)
+    board = draw_board(games.room_view("r1", *game[3], 0))
+    other = BoardSummary(board.frame + "x", board.shell + 1, board.hashes)
+    assert board.patch(other) is None

@@ -1,0 +1,118 @@
+"""Partial boards in real browsers: after a move each page gets only the parts that changed, and
+every page's board stays the very board the server draws for it; a page that missed an update
+asks for the whole board and is back in step."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, WebSocket
+
+from app.boardframes import PATCH_PREFIX, WHOLE_BOARD_PLEASE
+
+from .conftest import Server
+from .tablepage import Table, everyone_sees, room_id_of, start_room
+
+pytestmark = pytest.mark.browser
+
+#: The board as the page shows it and as the server draws it whole for the same viewer (the
+#: room page, fetched without opening a socket), serialised by the browser alike: the forms'
+#: one-off move ids, the folds the viewer opened or closed, htmx's emptied class lists aside.
+SAME_BOARD = """async (html) => {
+  function plain(board) {
+    const copy = board.cloneNode(true);
+    copy.removeAttribute("hx-swap-oob");
+    copy.querySelectorAll("input[name=client_move_id]").forEach((i) => i.setAttribute("value", ""));
+    copy.querySelectorAll("details").forEach((d) => d.removeAttribute("open"));
+    [copy, ...copy.querySelectorAll("[class='']")].forEach((e) => {
+      if (e.getAttribute("class") === "") e.removeAttribute("class");
+    });
+    return copy.outerHTML;
+  }
+  const drawn = new DOMParser().parseFromString(html, "text/html").getElementById("board");
+  return [plain(document.getElementById("board")), plain(drawn)];
+}"""
+
+#: Drops the next partial board before the page sees it, as if it had been lost.
+LOSE_NEXT_PATCH = """() => {
+  window.addEventListener("htmx:wsBeforeMessage", function lose(evt) {
+    if (!evt.detail.message.startsWith("<!--board-patch ")) return;
+    window.removeEventListener("htmx:wsBeforeMessage", lose, true);
+    evt.preventDefault();
+    evt.stopImmediatePropagation();
+  }, true);
+}"""
+
+
+class Frames:
+    """The messages one page's room socket received and sent."""
+
+    def __init__(self, table: Table) -> None:
+        self.received: list[str] = []
+        self.sent: list[str] = []
+        table.page.on("websocket", self._follow)
+
+    def _follow(self, socket: WebSocket) -> None:
+        socket.on("framereceived", lambda payload: self.received.append(str(payload)))
+        socket.on("framesent", lambda payload: self.sent.append(str(payload)))
+
+    @property
+    def patches(self) -> int:
+        return sum(message.startswith(PATCH_PREFIX) for message in self.received)
+
+
+@pytest.fixture
+def people(browser: Browser) -> Iterator[tuple[Table, Table, Table]]:
+    host, guest, spectator = Table(browser, "host"), Table(browser, "guest"), Table(browser, "spy")
+    yield host, guest, spectator
+    for person in (host, guest, spectator):
+        assert person.errors == [], f"{person.name}: JavaScript errors {person.errors}"
+        person.close()
+
+
+def assert_same_board(server: Server, room: str, table: Table) -> None:
+    html = table.page.request.get(f"{server.url}/rooms/{room}").text()
+    shown, drawn = table.page.evaluate(SAME_BOARD, html)
+    assert shown == drawn, f"{table.name}: the board shown is not the one drawn"
+
+
+def test_partial_boards_keep_two_players_and_a_spectator_in_step(
+    server: Server, people: tuple[Table, Table, Table]
+) -> None:
+    host, guest, spectator = people
+    frames = [Frames(table) for table in people]
+    room = start_room(server.url, host, guest, spectator)
+    rng = random.Random(17)
+    for version in range(1, 9):
+        mover = host if host.page.locator("#board").get_attribute("data-to-move") == "0" else guest
+        mover.play_any(rng)
+        everyone_sees(version, *people)
+        for table in people:
+            assert_same_board(server, room, table)
+    assert all(f.patches >= 8 for f in frames), [f.patches for f in frames]
+    assert all(WHOLE_BOARD_PLEASE not in f.sent for f in frames)
+    assert room_id_of(spectator.page) == room
+
+
+def test_a_page_that_missed_an_update_gets_the_whole_board(
+    server: Server, people: tuple[Table, Table, Table]
+) -> None:
+    host, guest, spectator = people
+    watching = Frames(spectator)
+    room = start_room(server.url, host, guest, spectator)
+    rng = random.Random(5)
+    spectator.page.evaluate(LOSE_NEXT_PATCH)
+    host.play_any(rng)
+    everyone_sees(1, host, guest)
+    assert spectator.version == 0  # the update was lost
+    guest.play_any(rng)
+    everyone_sees(2, host, guest, spectator)
+    assert WHOLE_BOARD_PLEASE in watching.sent
+    for table in people:
+        assert_same_board(server, room, table)
+    host.play_any(rng)
+    everyone_sees(3, host, guest, spectator)
+    assert_same_board(server, room, spectator)
+    assert watching.sent.count(WHOLE_BOARD_PLEASE) == 1

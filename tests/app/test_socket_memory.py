@@ -11,6 +11,7 @@ from typing import cast
 
 from starlette.websockets import WebSocket
 
+from app.boardframes import DrawnBoard, part_hash
 from app.realtime import BoardGroup, Hub, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
@@ -19,19 +20,27 @@ SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
 SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="c" * 43)
 
 
-class Board(str):
-    """A drawn board whose life can be watched (a plain str takes no weak reference)."""
+def text_board(text: str) -> DrawnBoard:
+    """A board whose whole HTML is `text`."""
+    return DrawnBoard(
+        frame=text,
+        attrs={},
+        parts={"p": text},
+        hashes={"p": part_hash(text)},
+        pieces=("", "p", ""),
+        shell=part_hash(text),
+    )
 
 
 class WatchedPainter:
-    """Draws a `Board` per group and keeps only weak references to what it drew."""
+    """Draws a board per group and keeps only weak references to what it drew."""
 
     def __init__(self) -> None:
-        self.drawn: list[weakref.ref[Board]] = []
+        self.drawn: list[weakref.ref[DrawnBoard]] = []
 
     def __call__(
         self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
-    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, str]]:
+    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
         facts = RoomFacts(
             room_id=room_id,
             version=version,
@@ -44,7 +53,7 @@ class WatchedPainter:
             computer=None,
             computer_seat=None,
         )
-        boards = {g: Board(f"{g.viewer.kind}@{version}" * 100) for g in groups}
+        boards = {g: text_board(f"{g.viewer.kind}@{version}" * 100) for g in groups}
         self.drawn.extend(weakref.ref(b) for b in boards.values())
         return facts, max(version, 0), boards
 

@@ -6,8 +6,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HOST=0.0.0.0 \
     PORT=8000 \
     DATA_DIR=/data \
-    WS_DEFLATE_WINDOW_BITS=12 \
-    WS_DEFLATE_MEM_LEVEL=5
+    WS_DEFLATE_WINDOW_BITS=15 \
+    WS_DEFLATE_MEM_LEVEL=5 \
+    WS_DEFLATE_KEEP_CONTEXT=false
 
 WORKDIR /srv
 # The app reads templates/, static/ and migrations/ beside its package: install it in place.

@@ -2,8 +2,8 @@
 
 uvicorn believes the X-Forwarded-For/-Proto headers of the proxies in FORWARDED_ALLOW_IPS only,
 and drops connections whose request headers take longer than 10 s (`app.protocol`). The sockets'
-permessage-deflate context is set by WS_DEFLATE, WS_DEFLATE_WINDOW_BITS, WS_DEFLATE_MEM_LEVEL
-(`app.wsdeflate`).
+permessage-deflate is set by WS_DEFLATE, WS_DEFLATE_WINDOW_BITS, WS_DEFLATE_MEM_LEVEL and
+WS_DEFLATE_KEEP_CONTEXT (`app.wsdeflate`).
 
 The server is imported inside `main()`: the computer's bot processes are started with "spawn",
 and a spawned child imports its parent's main module — this one — before it can think. So this
@@ -68,6 +68,7 @@ def websocket_protocol_for(settings: Settings) -> type[asyncio.Protocol]:
         enabled=settings.ws_deflate,
         window_bits=settings.ws_deflate_window_bits,
         mem_level=settings.ws_deflate_mem_level,
+        keep_context=settings.ws_deflate_keep_context,
     )
 
 

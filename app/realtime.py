@@ -189,11 +189,11 @@ class _Feed:
             offers = {group: Offer(board, self.drawn.get(group)) for group, board in boards.items()}
             self.drawn = {group: board.summary() for group, board in boards.items()}
             for socket in self.sockets:
-                offer = offers.get(socket.group)
-                if offer is None:  # joined while the boards were drawn
+                if socket.group in offers:
+                    socket.offer_board(offers[socket.group])
+                else:  # joined while the boards were drawn
                     self.changed.set()
-                else:
-                    socket.offer_board(offer)
+            del boards, offers  # while it waits, the feed holds no board of its own
 
     async def draw_chats(self, room_id: str, make_chats: ChatMaker) -> None:
         """Draw and hand out the room's chat after every change, for as long as it is watched."""
@@ -213,6 +213,7 @@ class _Feed:
                     self.chat_changed.set()
                 elif socket.chat_group in chats:
                     socket.offer_chat(chats[socket.chat_group])
+            del chats
 
 
 class Hub:

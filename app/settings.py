@@ -28,10 +28,13 @@ class Settings(BaseSettings):
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
     #: permessage-deflate on the sockets, and its window (2**bits bytes, both directions) and
-    #: the compressor's memLevel: the context each socket keeps (app.wsdeflate).
+    #: the compressor's memLevel; whether each socket keeps its compression context from
+    #: message to message (off: each message is compressed alone and an idle socket holds no
+    #: zlib state; app.wsdeflate).
     ws_deflate: bool = True
-    ws_deflate_window_bits: int = 12
+    ws_deflate_window_bits: int = 15
     ws_deflate_mem_level: int = 5
+    ws_deflate_keep_context: bool = False
     #: Seconds after which a server process that stopped sending heartbeats counts as gone.
     presence_timeout: float = 30.0
     #: Proxies (comma-separated IPs, or "*") whose X-Forwarded-For/-Proto headers are believed.

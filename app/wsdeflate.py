@@ -1,13 +1,18 @@
 """uvicorn's WebSocket protocol with permessage-deflate settings of the server's choosing.
 
-Every socket that negotiates permessage-deflate keeps a zlib compressor for its life (context
-takeover) and a decompressor for what the browser sends. uvicorn's protocol (`websockets-sansio`,
-what uvicorn's "auto" picks) fixes them at a 4 KiB window both ways and memLevel 5: ~49 KiB
-allocated per socket once its first board went out. Here they are settings:
-`WS_DEFLATE_WINDOW_BITS` (9–15: a window of 2**bits bytes, both directions),
-`WS_DEFLATE_MEM_LEVEL` (1–9: the compressor's hash tables) and `WS_DEFLATE=false` (no
-compression). docs/performance.md ("Memory per open socket") has what each costs in memory and
-in bytes per update.
+uvicorn's protocol (`websockets-sansio`, what uvicorn's "auto" picks) offers a 4 KiB window both
+ways and memLevel 5 with context takeover: every socket keeps a zlib compressor for its life
+and a decompressor for what the browser sends, ~49 KiB allocated per socket once its first
+board went out, idle or not. Here they are settings: `WS_DEFLATE_WINDOW_BITS` (9–15: a window
+of 2**bits bytes, both directions), `WS_DEFLATE_MEM_LEVEL` (1–9: the compressor's hash
+tables), `WS_DEFLATE_KEEP_CONTEXT` and `WS_DEFLATE=false` (no compression).
+
+By default the server asks for no context takeover both ways (RFC 7692 7.1.1: a server may, even
+when the client did not offer it): each message is compressed alone, `websockets` drops its zlib
+objects when a message is done, and an idle socket holds no compression state. With a window of
+4 KiB and boards of tens of KB the context from the previous message saved little;
+docs/performance.md ("Memory per open socket") has what each setting costs in memory and in
+bytes per update.
 """
 
 from __future__ import annotations
@@ -23,14 +28,18 @@ WINDOW_BITS_RANGE = range(9, 16)
 MEM_LEVEL_RANGE = range(1, 10)
 
 
-def deflate_factory(window_bits: int, mem_level: int) -> ServerPerMessageDeflateFactory:
+def deflate_factory(
+    window_bits: int, mem_level: int, *, keep_context: bool = False
+) -> ServerPerMessageDeflateFactory:
     """The permessage-deflate offer: `window_bits` for both directions, `mem_level` for the
-    server's compressor."""
+    server's compressor, context takeover both ways only with `keep_context`."""
     if window_bits not in WINDOW_BITS_RANGE:
         raise ValueError(f"WS_DEFLATE_WINDOW_BITS must be 9 to 15, not {window_bits}")
     if mem_level not in MEM_LEVEL_RANGE:
         raise ValueError(f"WS_DEFLATE_MEM_LEVEL must be 1 to 9, not {mem_level}")
     return ServerPerMessageDeflateFactory(
+        server_no_context_takeover=not keep_context,
+        client_no_context_takeover=not keep_context,
         server_max_window_bits=window_bits,
         client_max_window_bits=window_bits,
         compress_settings={"memLevel": mem_level},
@@ -38,11 +47,11 @@ def deflate_factory(window_bits: int, mem_level: int) -> ServerPerMessageDeflate
 
 
 def protocol_class(
-    *, enabled: bool, window_bits: int, mem_level: int
+    *, enabled: bool, window_bits: int, mem_level: int, keep_context: bool = False
 ) -> type[WebSocketsSansIOProtocol]:
     """uvicorn's WebSocket protocol offering the given permessage-deflate settings (or none)."""
     offer: list[ServerExtensionFactory] = (
-        [deflate_factory(window_bits, mem_level)] if enabled else []
+        [deflate_factory(window_bits, mem_level, keep_context=keep_context)] if enabled else []
     )
 
     class DeflateSettingsProtocol(WebSocketsSansIOProtocol):

@@ -2,8 +2,8 @@
 
 It speaks the protocol bench/load.py drives (the JSON API's rooms, invites and moves, the page's
 move form, the room sockets) on the same stack as the app: FastAPI, SQLAlchemy with psycopg (or
-SQLite), uvicorn's WebSockets with permessage-deflate on and the same limits, GZip on HTTP
-answers. What it leaves out is the game: no rules engine, no templates, no per-viewer boards.
+SQLite), uvicorn's WebSockets with the app's permessage-deflate settings (`app.wsdeflate`, the
+same WS_DEFLATE* variables) and the same limits, GZip on HTTP answers. What it leaves out is the game: no rules engine, no templates, no per-viewer boards.
 
 A move is one durable transaction (the room's row locked, the move inserted, the version bumped,
 a NOTIFY queued on PostgreSQL, commit), then one fixed update of the app's median update size
@@ -443,6 +443,10 @@ def main() -> None:
     if database_url.startswith("sqlite"):
         data_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(database_url, Board(BOARD_FILE.read_text()))
+    sys.path.insert(0, str(BOARD_FILE.parent.parent))
+    from app.__main__ import websocket_protocol_for
+    from app.settings import Settings
+
     uvicorn.run(
         app,
         host=os.environ.get("HOST", "127.0.0.1"),
@@ -451,6 +455,7 @@ def main() -> None:
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         log_level="warning",
+        ws=websocket_protocol_for(Settings()),
     )
 
 

@@ -11,7 +11,11 @@ The times are taken inside the pages on one clock (`performance.timeOrigin + per
 the same system clock in every page of one browser): the mover's page notes the click (a
 capture listener, before htmx handles it), the other pages note the first animation frame after
 their `#board` carries the new version (the frame that shows it). It prints the median, 90th
-percentile and maximum for the opponent and the spectator.
+percentile and maximum for the opponent and the spectator, and the medians of the stages on the
+way: from the click until the socket message arrived in the page (the post, the server's work,
+the socket), the page's handling of the message (parsing, htmx's swap, the page's own handlers)
+and the wait from there to the next frame; and from the click until the mover's page sent its
+post.
 
     .venv/bin/python bench/browser_latency.py                 # one whole game (72 actions)
     .venv/bin/python bench/browser_latency.py --moves 30 --json
@@ -47,20 +51,46 @@ NOTE_CLICK = """() => {
     document.addEventListener("click", (event) => {
         if (event.target.closest("#confirm-move, .pass-form button")) {
             window.__clicked = performance.timeOrigin + performance.now();
+            window.__sent = null;
         }
     }, true);
+    document.addEventListener("htmx:beforeSend", () => {
+        if (window.__clicked !== null && window.__sent === null) {
+            window.__sent = performance.timeOrigin + performance.now();
+        }
+    });
 }"""
 
-#: In a watching page: a promise of the time of the first frame drawn once `#board` carries
-#: `version` (the board element is swapped in whole, so the document is observed).
+#: In a watching page: a promise of the times at which `#board` came to carry `version`: the
+#: socket message that brought it arrived (`htmx:wsBeforeMessage`), the page had handled that
+#: message (swapped it in and run every handler: `htmx:wsAfterMessage`), and the first frame
+#: was drawn after it (the board element is swapped in whole, so the document is observed).
 AWAIT_VERSION = """(version) => {
+    const now = () => performance.timeOrigin + performance.now();
+    const has = () => {
+        const board = document.getElementById("board");
+        return board && Number(board.dataset.version) >= version;
+    };
+    const times = {arrived: null, handled: null, shown: null};
+    let arrival = null;
+    if (!window.__marking) {
+        window.__marking = true;
+        document.addEventListener("htmx:wsBeforeMessage", () => {
+            if (window.__onArrival) window.__onArrival(now());
+        }, true);
+        document.addEventListener("htmx:wsAfterMessage", () => {
+            if (window.__onHandled) window.__onHandled(now());
+        }, true);
+    }
+    window.__onArrival = (at) => { arrival = at; };
+    window.__onHandled = (at) => {
+        if (times.handled === null && has()) { times.arrived = arrival; times.handled = at; }
+    };
     window.__shown = new Promise((resolve) => {
-        const has = () => {
-            const board = document.getElementById("board");
-            return board && Number(board.dataset.version) >= version;
-        };
-        const shown = () => requestAnimationFrame(
-            () => resolve(performance.timeOrigin + performance.now()));
+        const shown = () => requestAnimationFrame(() => {
+            times.shown = now();
+            resolve(times);
+        });
         if (has()) { shown(); return; }
         const observer = new MutationObserver(() => {
             if (has()) { observer.disconnect(); shown(); }
@@ -102,8 +132,12 @@ def open_room(url: str, host: Page, guest: Page, spectator: Page) -> None:
     expect(host.locator(".presence .presence-dot.online")).to_have_count(2)
 
 
-def play_one(mover: Page, watchers: list[Page], rng: random.Random) -> list[float]:
-    """The mover makes one action by clicking; the ms until each watcher showed it."""
+def play_one(
+    mover: Page, watchers: list[Page], rng: random.Random
+) -> tuple[list[dict[str, float]], float]:
+    """The mover makes one action by clicking. For each watcher, the ms from the click until
+    its page got, handled and showed the move; and the ms from the click until the mover's
+    page sent its post."""
     version = version_of(mover)
     mover.evaluate(NOTE_CLICK)
     for page in watchers:
@@ -118,10 +152,19 @@ def play_one(mover: Page, watchers: list[Page], rng: random.Random) -> list[floa
         target.click()
         expect(mover.locator("#panel .panel-card")).to_have_attribute("data-building", building)
         mover.locator("#confirm-move").click()
-    shown = [float(page.evaluate("() => window.__shown")) for page in watchers]
+    times = [page.evaluate("() => window.__shown") for page in watchers]
     clicked = float(mover.evaluate("() => window.__clicked"))
+    sent = mover.evaluate("() => window.__sent")
     expect(mover.locator("#board")).to_have_attribute("data-version", str(version + 1))
-    return [at - clicked for at in shown]
+    seen = [
+        {
+            stage: float(at) - clicked
+            for stage, at in mark.items()
+            if at is not None  # a board the page already held when it began to wait
+        }
+        for mark in times
+    ]
+    return seen, (float(sent) - clicked) if sent is not None else float("nan")
 
 
 def summary(values: list[float]) -> dict[str, float]:
@@ -133,31 +176,49 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
+def stages(marks: list[dict[str, float]]) -> dict[str, float]:
+    """Medians of each stage: click → message arrived → handled (parsed, swapped, handlers run)
+    → next frame drawn."""
+    whole = [m for m in marks if "arrived" in m and "handled" in m]
+    if not whole:
+        return {}
+    return {
+        "click_to_arrival_p50_ms": round(statistics.median(m["arrived"] for m in whole), 1),
+        "handling_p50_ms": round(statistics.median(m["handled"] - m["arrived"] for m in whole), 1),
+        "to_frame_p50_ms": round(statistics.median(m["shown"] - m["handled"] for m in whole), 1),
+    }
+
+
 def measure(url: str, moves: int, seed: int) -> dict[str, object]:
     rng = random.Random(seed)
-    opponent_ms: list[float] = []
-    spectator_ms: list[float] = []
+    opponent: list[dict[str, float]] = []
+    spectator: list[dict[str, float]] = []
+    posted: list[float] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            host, guest, spectator = (new_page(browser) for _ in range(3))
-            open_room(url, host, guest, spectator)
+            host, guest, watcher = (new_page(browser) for _ in range(3))
+            open_room(url, host, guest, watcher)
             players = (host, guest)
             for _ in range(moves):
                 to_move = host.locator("#board").get_attribute("data-to-move")
                 if to_move is None or host.locator(".game-over").count():
                     break
                 mover = players[int(to_move)]
-                opponent = players[1 - int(to_move)]
-                seen = play_one(mover, [opponent, spectator], rng)
-                opponent_ms.append(seen[0])
-                spectator_ms.append(seen[1])
+                other = players[1 - int(to_move)]
+                seen, sent = play_one(mover, [other, watcher], rng)
+                opponent.append(seen[0])
+                spectator.append(seen[1])
+                posted.append(sent)
         finally:
             browser.close()
     return {
-        "moves": len(opponent_ms),
-        "opponent": summary(opponent_ms),
-        "spectator": summary(spectator_ms),
+        "moves": len(opponent),
+        "opponent": summary([m["shown"] for m in opponent]),
+        "spectator": summary([m["shown"] for m in spectator]),
+        "opponent_stages": stages(opponent),
+        "spectator_stages": stages(spectator),
+        "click_to_post_p50_ms": round(statistics.median(posted), 1) if posted else None,
     }
 
 

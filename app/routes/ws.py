@@ -27,7 +27,6 @@ import contextlib
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
 
 import anyio
 from fastapi import APIRouter, WebSocket
@@ -113,14 +112,18 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
         hub.join(viewer.room_id, socket)
         hub.room_changed(viewer.room_id, None)  # presence changed; this socket's first board
         hub.chat_changed(viewer.room_id)  # the chat, for a page that missed messages offline
+        # One task of its own per socket, the sender; the receiving runs in the connection's
+        # task. Whichever ends first ends the other (anyio's cancellation is delivered again
+        # at every await, so a sender whose send was finishing cannot miss it).
         async with anyio.create_task_group() as group:
 
-            async def until_one_ends(part: Callable[[RoomSocket], Awaitable[None]]) -> None:
-                await part(socket)
+            async def send_then_stop() -> None:
+                await _send_boards(socket)
                 group.cancel_scope.cancel()
 
-            for part in (_send_boards, _receive):
-                group.start_soon(until_one_ends, part)
+            group.start_soon(send_then_stop)
+            await _receive(socket)
+            group.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):
             hub.leave(viewer.room_id, socket)
@@ -140,6 +143,7 @@ async def _send_boards(socket: RoomSocket) -> None:
             return
         except (WebSocketDisconnect, RuntimeError):
             return
+        del html  # while it waits, a socket holds no board it has already sent
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

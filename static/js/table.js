@@ -232,8 +232,12 @@
     var fromTable = trigger && trigger.closest && trigger.closest("#board");
     var fromPanelForm = trigger && trigger.closest && trigger.closest(".confirm-form, .sell-panel-form");
     if (fromTable || fromPanelForm) {
-      var title = document.getElementById("panel-title");
-      if (title) title.focus({ preventScroll: !window.matchMedia("(max-width: 900px)").matches });
+      // In the next frame, not now: focusing needs the page's style and layout, which the swap
+      // just made stale, and the frame computes them once anyway.
+      requestAnimationFrame(function () {
+        var title = document.getElementById("panel-title");
+        if (title) title.focus({ preventScroll: !window.matchMedia("(max-width: 900px)").matches });
+      });
     }
     document.body.classList.toggle("panel-open", !!document.querySelector("#panel .panel-card:not(.panel-empty)"));
   });

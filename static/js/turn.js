@@ -72,8 +72,10 @@
       } catch (e) { /* some browsers only notify from a service worker */ }
     }
 
+    // Runs after every swap; the title and the icon are only written when the turn changed.
     function update() {
       var now = myTurn();
+      if (now === wasMyTurn) return;
       document.title = now ? box.dataset.textYourTurn + " · " + baseTitle : baseTitle;
       if (icon) icon.href = now ? box.dataset.iconTurn : box.dataset.icon;
       if (now && wasMyTurn === false) {
@@ -115,7 +117,8 @@
       });
     }
 
-    ["htmx:wsAfterMessage", "htmx:oobAfterSwap", "htmx:afterSwap"].forEach(function (name) {
+    // A socket's message (its out-of-band swaps included) and a request's answer.
+    ["htmx:wsAfterMessage", "htmx:afterSwap"].forEach(function (name) {
       document.addEventListener(name, update);
     });
     update();

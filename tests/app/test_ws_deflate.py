@@ -20,14 +20,21 @@ def offer(settings: Settings) -> list[ServerPerMessageDeflateFactory]:
     return list(websocket_protocol_for(settings).offered_extensions)  # type: ignore[attr-defined]
 
 
-def test_the_server_offers_a_4_kib_window_and_mem_level_5_by_default() -> None:
+def test_by_default_the_server_offers_a_32_kib_window_and_no_context_takeover() -> None:
     settings = Settings()
-    assert (settings.ws_deflate, settings.ws_deflate_window_bits) == (True, 12)
-    assert settings.ws_deflate_mem_level == 5
+    assert (settings.ws_deflate, settings.ws_deflate_window_bits) == (True, 15)
+    assert (settings.ws_deflate_mem_level, settings.ws_deflate_keep_context) == (5, False)
     [factory] = offer(settings)
-    assert factory.server_max_window_bits == 12
-    assert factory.client_max_window_bits == 12
+    assert factory.server_max_window_bits == 15
+    assert factory.client_max_window_bits == 15
     assert factory.compress_settings == {"memLevel": 5}
+    assert factory.server_no_context_takeover and factory.client_no_context_takeover
+
+
+def test_keeping_the_context_is_a_setting() -> None:
+    [factory] = offer(Settings(ws_deflate_keep_context=True))
+    assert not factory.server_no_context_takeover
+    assert not factory.client_no_context_takeover
 
 
 def test_the_settings_change_the_offer() -> None:
@@ -64,3 +71,31 @@ def test_a_started_server_agrees_to_its_window(server: AppServer) -> None:
         assert "server_max_window_bits=11" in agreed
         assert "client_max_window_bits=11" in agreed
         assert 'id="board"' in str(ws.recv(timeout=10))
+
+
+@pytest.fixture
+def default_server(tmp_path: Path) -> Iterator[AppServer]:
+    started = AppServer(tmp_path)
+    started.start()
+    yield started
+    started.stop()
+
+
+@pytest.mark.slow
+def test_a_started_server_compresses_each_message_alone(default_server: AppServer) -> None:
+    """`python -m app` with the default settings: a client offering compression (as browsers
+    do) is told that neither side keeps a context, and still gets compressed boards."""
+    with httpx.Client(timeout=10) as http:
+        created = http.post(f"{default_server.url}/api/rooms", json={"host_seat": 0}).json()
+    port = default_server.port
+    url = f"ws://127.0.0.1:{port}/ws/rooms/{created['room']}?token={created['token']}"
+    with connect(url, compression="deflate") as ws:
+        agreed = ws.response.headers["Sec-WebSocket-Extensions"] if ws.response else ""
+        assert "server_no_context_takeover" in agreed
+        assert "client_no_context_takeover" in agreed
+        assert 'id="board"' in str(ws.recv(timeout=10))
+        ws.send("hello")  # compressed alone, as agreed: the server inflates it and answers
+        answer = str(ws.recv(timeout=10))
+        while 'id="board"' in answer:  # a board redrawn meanwhile (presence) may come first
+            answer = str(ws.recv(timeout=10))
+        assert "move-error" in answer

@@ -31,3 +31,7 @@ def test_a_short_latency_run_times_every_action_on_both_other_pages(browser: obj
     for page in ("opponent", "spectator"):
         figures = result[page]
         assert 0 < figures["p50_ms"] <= figures["p90_ms"] <= figures["max_ms"]
+        stages = result[f"{page}_stages"]
+        assert stages["click_to_arrival_p50_ms"] > 0
+        assert stages["handling_p50_ms"] >= 0 and stages["to_frame_p50_ms"] >= 0
+    assert result["click_to_post_p50_ms"] >= 0

@@ -1,0 +1,102 @@
+"""What an idle socket keeps: once a board is sent, neither the socket nor its room's feed holds
+it (a board is ~60 KB; docs/performance.md, "Memory per open socket")."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from collections.abc import Mapping
+from typing import cast
+
+from starlette.websockets import WebSocket
+
+from app.boardframes import DrawnBoard, part_hash
+from app.realtime import BoardGroup, Hub, RoomSocket
+from app.roomview import RoomFacts, Viewer
+from app.routes import ws
+
+SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
+SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="c" * 43)
+
+
+def text_board(text: str) -> DrawnBoard:
+    """A board whose whole HTML is `text`."""
+    return DrawnBoard(
+        frame=text,
+        attrs={},
+        parts={"p": text},
+        hashes={"p": part_hash(text)},
+        pieces=("", "p", ""),
+        shell=part_hash(text),
+    )
+
+
+class WatchedPainter:
+    """Draws a board per group and keeps only weak references to what it drew."""
+
+    def __init__(self) -> None:
+        self.drawn: list[weakref.ref[DrawnBoard]] = []
+
+    def __call__(
+        self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
+    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
+        facts = RoomFacts(
+            room_id=room_id,
+            version=version,
+            seats_claimed=(True, True),
+            online=(True, True),
+            spectators=1,
+            open_invites=frozenset(),
+            rematch_offered_by=(False, False),
+            rematch_room_id=None,
+            computer=None,
+            computer_seat=None,
+        )
+        boards = {g: text_board(f"{g.viewer.kind}@{version}" * 100) for g in groups}
+        self.drawn.extend(weakref.ref(b) for b in boards.values())
+        return facts, max(version, 0), boards
+
+
+class CountingWebSocket:
+    """A client that reads everything: counts the characters sent, keeps nothing."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+        self.got = asyncio.Event()
+
+    async def send_text(self, html: str) -> None:
+        self.sent += len(html)
+        self.got.set()
+
+
+def test_an_idle_socket_and_its_feed_keep_no_board_already_sent() -> None:
+    async def scenario() -> tuple[int, int, list[bool]]:
+        painter = WatchedPainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        clients = [CountingWebSocket(), CountingWebSocket()]
+        sockets = [
+            RoomSocket(cast(WebSocket, client), viewer, lang="en", base_url="http://x")
+            for client, viewer in zip(clients, (SEAT_0, SPECTATOR), strict=True)
+        ]
+        senders = []
+        for socket in sockets:
+            hub.join("r1", socket)
+            senders.append(asyncio.create_task(ws._send_boards(socket)))
+        hub.deliver("r1", 1)
+        for client in clients:
+            await asyncio.wait_for(client.got.wait(), 5)
+        await asyncio.sleep(0.05)  # the feed and the senders are back to waiting
+        gc.collect()
+        alive = [ref() is not None for ref in painter.drawn]
+        for sender in senders:
+            sender.cancel()
+        await asyncio.gather(*senders, return_exceptions=True)
+        for socket in sockets:
+            hub.leave("r1", socket)
+        return len(painter.drawn), min(client.sent for client in clients), alive
+
+    drawn, least_sent, alive = asyncio.run(scenario())
+    assert drawn == 2  # one board per group: the player's and the spectators'
+    assert least_sent > 0  # every socket got its board
+    assert alive == [False, False]

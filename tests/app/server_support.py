@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app.boardframes import PATCH_PREFIX
+from app.boardframes import PATCH_PREFIX, DrawnBoard, part_hash
 from bench.appserver import AppServer
 
 
@@ -110,3 +110,15 @@ def board_version(html: str) -> int:
     found = re.search(r'\bdata-version="(\d+)"', attributes)
     assert found is not None, attributes
     return int(found.group(1))
+
+
+def text_board(text: str) -> DrawnBoard:
+    """A board whose whole HTML is `text`, sent whole every time (no two share a shell)."""
+    return DrawnBoard(
+        frame=text,
+        attrs={},
+        parts={"p": text},
+        hashes={"p": part_hash(text)},
+        pieces=("", "p", ""),
+        shell=part_hash(text),
+    )

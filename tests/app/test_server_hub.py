@@ -11,6 +11,7 @@ from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
+from server_support import text_board
 from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocket
 
@@ -25,18 +26,6 @@ SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
 SEAT_1 = Viewer(room_id="r1", seat=1, kind="seat", token="b" * 43)
 SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="c" * 43)
 OTHER_SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="d" * 43)
-
-
-def text_board(text: str) -> DrawnBoard:
-    """A board whose whole HTML is `text`, sent whole every time (no two share a shell)."""
-    return DrawnBoard(
-        frame=text,
-        attrs={},
-        parts={"p": text},
-        hashes={"p": part_hash(text)},
-        pieces=("", "p", ""),
-        shell=part_hash(text),
-    )
 
 
 class FakePainter:

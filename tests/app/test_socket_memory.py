@@ -9,27 +9,16 @@ import weakref
 from collections.abc import Mapping
 from typing import cast
 
+from server_support import text_board
 from starlette.websockets import WebSocket
 
-from app.boardframes import DrawnBoard, part_hash
+from app.boardframes import DrawnBoard
 from app.realtime import BoardGroup, Hub, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
 
 SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
 SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="c" * 43)
-
-
-def text_board(text: str) -> DrawnBoard:
-    """A board whose whole HTML is `text`."""
-    return DrawnBoard(
-        frame=text,
-        attrs={},
-        parts={"p": text},
-        hashes={"p": part_hash(text)},
-        pieces=("", "p", ""),
-        shell=part_hash(text),
-    )
 
 
 class WatchedPainter:

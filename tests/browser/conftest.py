@@ -12,11 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
 from bench.appserver import AppServer
 from bench.chromium import CHROMIUM, CHROMIUM_ARGS
 
-from .tablepage import ARTIFACTS
+from .tablepage import ARTIFACTS, Table
 
 IN_CI = os.environ.get("CI") == "true"
 
@@ -65,3 +66,13 @@ def browser() -> Iterator[object]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def people(browser: Browser) -> Iterator[tuple[Table, Table, Table]]:
+    """Three people at one table (host, guest, spectator); none may meet a JavaScript error."""
+    host, guest, spectator = Table(browser, "host"), Table(browser, "guest"), Table(browser, "spy")
+    yield host, guest, spectator
+    for person in (host, guest, spectator):
+        assert person.errors == [], f"{person.name}: JavaScript errors {person.errors}"
+        person.close()

@@ -5,10 +5,9 @@ asks for the whole board and is back in step."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, WebSocket
+from playwright.sync_api import WebSocket
 
 from app.boardframes import PATCH_PREFIX, WHOLE_BOARD_PLEASE
 
@@ -61,15 +60,6 @@ class Frames:
     @property
     def patches(self) -> int:
         return sum(message.startswith(PATCH_PREFIX) for message in self.received)
-
-
-@pytest.fixture
-def people(browser: Browser) -> Iterator[tuple[Table, Table, Table]]:
-    host, guest, spectator = Table(browser, "host"), Table(browser, "guest"), Table(browser, "spy")
-    yield host, guest, spectator
-    for person in (host, guest, spectator):
-        assert person.errors == [], f"{person.name}: JavaScript errors {person.errors}"
-        person.close()
 
 
 def assert_same_board(server: Server, room: str, table: Table) -> None:

@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from .conftest import Server
 from .tablepage import Table, start_room
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def people(browser: Browser) -> Iterator[tuple[Table, Table, Table]]:
-    host, guest, spectator = Table(browser, "host"), Table(browser, "guest"), Table(browser, "spy")
-    yield host, guest, spectator
-    for person in (host, guest, spectator):
-        assert person.errors == [], f"{person.name}: JavaScript errors {person.errors}"
-        person.close()
 
 
 #: Stands in for the browser's notifications, sound and hidden tab, recording what the page asks.

@@ -25,15 +25,6 @@ from .tablepage import Table, everyone_sees, room_id_of, room_state, start_room
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def people(browser: Browser) -> Iterator[tuple[Table, Table, Table]]:
-    host, guest, spectator = Table(browser, "host"), Table(browser, "guest"), Table(browser, "spy")
-    yield host, guest, spectator
-    for person in (host, guest, spectator):
-        assert person.errors == [], f"{person.name}: JavaScript errors {person.errors}"
-        person.close()
-
-
 def test_the_seat_survives_the_spectator_link_and_the_host_reissues_a_lost_one(
     server: Server, people: tuple[Table, Table, Table]
 ) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -15,15 +14,6 @@ from .conftest import Server, browser_server
 from .tablepage import Table, everyone_sees, room_state, start_room
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def people(browser: Browser) -> Iterator[tuple[Table, Table, Table]]:
-    host, guest, spectator = Table(browser, "host"), Table(browser, "guest"), Table(browser, "spy")
-    yield host, guest, spectator
-    for person in (host, guest, spectator):
-        assert person.errors == [], f"{person.name}: JavaScript errors {person.errors}"
-        person.close()
 
 
 def test_two_players_and_a_spectator_play_live(

@@ -14,6 +14,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from app.boardframes import PATCH_PREFIX, DrawnBoard, part_hash
+from app.roomview import RoomFacts
 from bench.appserver import AppServer
 
 
@@ -121,4 +122,20 @@ def text_board(text: str) -> DrawnBoard:
         hashes={"p": part_hash(text)},
         pieces=("", "p", ""),
         shell=part_hash(text),
+    )
+
+
+def playing_facts(room_id: str, version: int, spectators: int) -> RoomFacts:
+    """The facts of a room whose two players are seated and online, with no offer pending."""
+    return RoomFacts(
+        room_id=room_id,
+        version=version,
+        seats_claimed=(True, True),
+        online=(True, True),
+        spectators=spectators,
+        open_invites=frozenset(),
+        rematch_offered_by=(False, False),
+        rematch_room_id=None,
+        computer=None,
+        computer_seat=None,
     )

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import text_board
+from server_support import playing_facts, text_board
 from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocket
 
@@ -44,18 +44,7 @@ class FakePainter:
             self.fail_next = False
             raise RuntimeError("database gone")
         if facts is None:
-            facts = RoomFacts(
-                room_id=room_id,
-                version=self.room_version,
-                seats_claimed=(True, True),
-                online=(True, True),
-                spectators=0,
-                open_invites=frozenset(),
-                rematch_offered_by=(False, False),
-                rematch_room_id=None,
-                computer=None,
-                computer_seat=None,
-            )
+            facts = playing_facts(room_id, self.room_version, spectators=0)
         version = max(version, facts.version)
         return (
             facts,

@@ -9,7 +9,7 @@ import weakref
 from collections.abc import Mapping
 from typing import cast
 
-from server_support import text_board
+from server_support import playing_facts, text_board
 from starlette.websockets import WebSocket
 
 from app.boardframes import DrawnBoard
@@ -30,18 +30,7 @@ class WatchedPainter:
     def __call__(
         self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
     ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
-        facts = RoomFacts(
-            room_id=room_id,
-            version=version,
-            seats_claimed=(True, True),
-            online=(True, True),
-            spectators=1,
-            open_invites=frozenset(),
-            rematch_offered_by=(False, False),
-            rematch_room_id=None,
-            computer=None,
-            computer_seat=None,
-        )
+        facts = playing_facts(room_id, version, spectators=1)
         boards = {g: text_board(f"{g.viewer.kind}@{version}" * 100) for g in groups}
         self.drawn.extend(weakref.ref(b) for b in boards.values())
         return facts, max(version, 0), boards

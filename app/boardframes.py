@@ -22,11 +22,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 PATCH_PREFIX = "<!--board-patch "
 #: What a page sends to ask for the whole board.
 WHOLE_BOARD_PLEASE = "board"
+#: The shell's entry among a board's keys (`DrawnBoard.keys`).
+SHELL_KEY = "shell"
 
 
 def part_hash(html: str) -> int:
@@ -51,6 +53,8 @@ class BoardSummary:
     frame: str
     shell: int
     hashes: Mapping[str, int]
+    keys: Mapping[str, int] = field(default_factory=dict)
+    """Part id (and `SHELL_KEY`) -> a hash of the values it was drawn from (`app.ui.parts`)."""
 
 
 @dataclass(frozen=True)
@@ -69,12 +73,22 @@ class DrawnBoard:
     (text, id, text, id, ..., text)."""
     shell: int
     """A digest of the shell after the board element's opening tag."""
+    keys: Mapping[str, int] = field(default_factory=dict)
+    """Part id (and `SHELL_KEY`) -> a hash of the values it was drawn from; a part whose key
+    had not changed since the board drawn before was not drawn (it is missing from `parts`)."""
+
+    @property
+    def complete(self) -> bool:
+        """Whether every part and the shell were drawn (else it goes only as a patch)."""
+        return bool(self.pieces) and len(self.parts) == len(self.hashes)
 
     def summary(self) -> BoardSummary:
-        return BoardSummary(self.frame, self.shell, self.hashes)
+        return BoardSummary(self.frame, self.shell, self.hashes, self.keys)
 
     def whole(self) -> str:
         """The whole board: the shell with every part in its place."""
+        if not self.complete:
+            raise ValueError("only the changed parts of this board were drawn")
         pieces = self.pieces
         out = [pieces[0]]
         for i in range(1, len(pieces), 2):
@@ -84,17 +98,16 @@ class DrawnBoard:
 
     def patch(self, before: BoardSummary) -> str | None:
         """The parts changed since `before`, with the header; None when only the whole board
-        will do (the shell changed)."""
+        will do (the shell changed, or a changed part was not drawn: `before` is not the board
+        this one was drawn on top of)."""
         if before.shell != self.shell:
             return None
         header = {"base": before.frame, "frame": self.frame, **self.attrs}
         text = json.dumps(header, separators=(",", ":")).replace("--", "-\\u002d")
-        changed = [
-            html
-            for name, html in self.parts.items()
-            if before.hashes.get(name) != self.hashes[name]
-        ]
-        return f"{PATCH_PREFIX}{text}-->" + "".join(changed)
+        changed = [name for name, value in self.hashes.items() if before.hashes.get(name) != value]
+        if any(name not in self.parts for name in changed):
+            return None
+        return f"{PATCH_PREFIX}{text}-->" + "".join(self.parts[name] for name in changed)
 
 
 class Offer:
@@ -108,6 +121,8 @@ class Offer:
         self.base = before.frame if before is not None else None
         self._whole: str | None = None
         self._patch: str | None = None
+        #: Whether the whole board can be made (else only the patch).
+        self.complete = board.complete
 
     @property
     def whole(self) -> str:

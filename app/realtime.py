@@ -69,10 +69,12 @@ class BoardGroup:
 
 
 #: Draws a room's boards (blocking; runs in a worker thread): given the room, its facts when
-#: still current (None: read them again), the newest version known and the groups watching,
-#: returns the facts and version used and the board drawn for every group.
+#: still current (None: read them again), the newest version known, the groups watching and the
+#: previous board of the groups whose sockets all showed it (for these it may draw only the
+#: changed parts: `DrawnBoard.complete`), returns the facts and version used and the board drawn
+#: for every group.
 BoardMaker = Callable[
-    [str, RoomFacts | None, int, frozenset[BoardGroup]],
+    [str, RoomFacts | None, int, frozenset[BoardGroup], Mapping[BoardGroup, BoardSummary]],
     tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]],
 ]
 
@@ -100,20 +102,29 @@ class RoomSocket:
         #: Board updates and replies must not interleave on the wire.
         self.send_lock = asyncio.Lock()
 
-    def offer_board(self, board: Offer) -> None:
+    def offer_board(self, board: Offer) -> bool:
         """Make `board` (whole, or a patch when this socket was sent the one before) the next
-        board to send, replacing one not sent yet; nothing when it shows what was sent last."""
+        board to send, replacing one not sent yet; nothing when it shows what was sent last.
+        False when this socket needs the whole board and only the changed parts were drawn."""
         if board.frame == self.sent_frame:
             self._board = self._board_frame = None
-            return
+            return True
         html = board.patch if self.sent_frame == board.base else None
+        if html is None and not board.complete:
+            return False
         self.offer(board.whole if html is None else html, board.frame)
+        return True
 
     def offer(self, html: str, frame: str | None = None) -> None:
         """Make `html` (the board of `frame`) the next board to send (replacing one not sent)."""
         self._board = html
         self._board_frame = frame
         self._board_ready.set()
+
+    def shows(self, frame: str) -> bool:
+        """Whether the board of `frame` is the last one taken to be sent, with none newer
+        waiting (then a patch on top of it will do)."""
+        return self.sent_frame == frame and self._board is None
 
     def want_whole(self) -> None:
         """The page shows a board other than the one last sent: the next board goes whole (a
@@ -160,6 +171,8 @@ class _Feed:
         self.version = -1
         self.facts: RoomFacts | None = None
         self.facts_stale = True
+        #: Groups with a socket that needs the whole board (drawn whole next time).
+        self.whole_wanted: set[BoardGroup] = set()
         self.changed = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.chat_changed = asyncio.Event()
@@ -173,9 +186,11 @@ class _Feed:
             facts = None if self.facts_stale else self.facts
             self.facts_stale = False
             groups = frozenset(socket.group for socket in self.sockets)
+            previous = self._patchable(groups)
+            self.whole_wanted.clear()
             try:
                 facts, version, boards = await asyncio.to_thread(
-                    make_boards, room_id, facts, self.version, groups
+                    make_boards, room_id, facts, self.version, groups, previous
                 )
             except Exception:
                 log.exception("drawing the boards of room %s failed; trying again", room_id)
@@ -189,11 +204,26 @@ class _Feed:
             offers = {group: Offer(board, self.drawn.get(group)) for group, board in boards.items()}
             self.drawn = {group: board.summary() for group, board in boards.items()}
             for socket in self.sockets:
-                if socket.group in offers:
-                    socket.offer_board(offers[socket.group])
-                else:  # joined while the boards were drawn
+                if socket.group not in offers:  # joined while the boards were drawn
+                    self.changed.set()
+                elif not socket.offer_board(offers[socket.group]):
+                    self.whole_wanted.add(socket.group)  # its page changed while they were drawn
                     self.changed.set()
             del boards, offers  # while it waits, the feed holds no board of its own
+
+    def _patchable(self, groups: frozenset[BoardGroup]) -> dict[BoardGroup, BoardSummary]:
+        """The groups whose sockets all show the group's previous board (or have it coming), with
+        that board: they will be sent a patch, so only the changed parts need drawing."""
+        result = {
+            group: self.drawn[group]
+            for group in groups
+            if group in self.drawn and group not in self.whole_wanted
+        }
+        for socket in self.sockets:
+            before = result.get(socket.group)
+            if before is not None and not socket.shows(before.frame):
+                del result[socket.group]
+        return result
 
     async def draw_chats(self, room_id: str, make_chats: ChatMaker) -> None:
         """Draw and hand out the room's chat after every change, for as long as it is watched."""

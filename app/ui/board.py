@@ -10,7 +10,7 @@ draws a room's boards for the hub: one read of the room, one drawing per group o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import engine
 from app import queries
-from app.boardframes import DrawnBoard
+from app.boardframes import BoardSummary, DrawnBoard
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from app.realtime import BoardGroup
 from app.roomview import RoomFacts, RoomView
@@ -227,11 +227,15 @@ def _computer_name(view: RoomView, words: Words) -> str | None:
     return names.get(view.computer or "")
 
 
-def draw_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> DrawnBoard:
+def draw_board(
+    view: RoomView, *, lang: str = DEFAULT_LANGUAGE, before: BoardSummary | None = None
+) -> DrawnBoard:
     """The board of one viewer in their language, in parts (`app.boardframes`): sent whole
-    (root ``id="board"``, ``data-version``, ``data-frame``, out-of-band swap) or as a patch."""
+    (root ``id="board"``, ``data-version``, ``data-frame``, out-of-band swap) or as a patch.
+    With `before` (the same viewer's previous board) the parts whose values did not change are
+    not drawn, and the board goes only as a patch on top of `before` (`app.ui.parts`)."""
     code = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-    return parts.draw(board_context(view, lang=code), code)
+    return parts.draw(board_context(view, lang=code), code, before=before)
 
 
 def render_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -244,7 +248,8 @@ Renderer = Callable[..., DrawnBoard]
 
 class BoardPainter:
     """The hub's `BoardMaker` (see `app.realtime`), run in a worker thread: reads a room (the
-    facts only when asked to) and renders its board for every group of alike viewers."""
+    facts only when asked to) and renders its board for every group of alike viewers (only the
+    changed parts for a group given with its previous board)."""
 
     def __init__(
         self,
@@ -265,6 +270,7 @@ class BoardPainter:
         facts: RoomFacts | None,
         version: int,
         groups: frozenset[BoardGroup],
+        previous: Mapping[BoardGroup, BoardSummary] | None = None,
     ) -> tuple[RoomFacts, int, dict[BoardGroup, DrawnBoard]]:
         with self._sessions() as session:
             if facts is None:
@@ -281,5 +287,9 @@ class BoardPainter:
             view: RoomView = queries.room_view(
                 facts, state, log, viewer=group.viewer, base_url=group.base_url
             )
-            boards[group] = self._render(view, lang=group.lang)
+            before = previous.get(group) if previous else None
+            if before is None:
+                boards[group] = self._render(view, lang=group.lang)
+            else:
+                boards[group] = self._render(view, lang=group.lang, before=before)
         return facts, version, boards

@@ -8,12 +8,19 @@ frames and folds, the legend, the supply's heading) is the shell.
 
 The forms' one-off move ids (``client_move_id()``) are drawn as a mark first, so a part's digest
 depends only on what it shows; each mark is then filled in with a fresh id.
+
+Most parts also have a *key*: the values from the board's context that the part is drawn from,
+beyond what stays the same for one group of alike viewers (viewer, language, room). When the hub
+draws a group's next board it passes the group's previous `BoardSummary`; a part whose key is the
+same as then is neither drawn nor digested, its digest is taken over. Such a board can be sent as a
+patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
+board. The status bar, the room's life and the log change with nearly every move and have no key.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -21,7 +28,7 @@ import jinja2
 import jinja2.runtime
 from markupsafe import Markup
 
-from app.boardframes import DrawnBoard, frame_of, part_hash
+from app.boardframes import SHELL_KEY, BoardSummary, DrawnBoard, frame_of, part_hash
 
 from .templates import environment_for
 
@@ -42,23 +49,115 @@ def _fill_move_ids(html: str) -> str:
     return pieces[0] + "".join(secrets.token_hex(12) + rest for rest in pieces[1:])
 
 
-def _sources(context: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
-    """(part id, template, the values it adds to the board's context), in the board's order."""
-    yield "board-status", "board/status.html", {}
-    yield "board-life", "board/life.html", {}
-    yield "board-invite", "board/invite.html", {}
-    yield "board-final", "board/final.html", {}
+#: What a part is drawn from: the board's context and the values the part adds -> a hashable
+#: value (None: draw it every time).
+KeyOf = Callable[[Mapping[str, Any], Mapping[str, Any]], Hashable]
+
+
+def _always(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    return None
+
+
+def _labels(context: Mapping[str, Any]) -> Hashable:
+    """What ``seat_label`` depends on beyond the language."""
+    return (context["computer_name"], context["view"].computer_seat)
+
+
+def _links(context: Mapping[str, Any]) -> Hashable:
+    view = context["view"]
+    return (
+        view.invite_link,
+        view.spectator_link,
+        view.seat_link,
+        view.review_link,
+        context["waiting_for_opponent"],
+        bool(context["final"]),
+    )
+
+
+def _final(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    return None if context["final"] else ("none",)
+
+
+def _mat_head(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    return (extra["m"], _labels(context))
+
+
+def _mat_wheel(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    m = extra["m"]
+    return (m.seat, m.tiles, _labels(context))
+
+
+def _mat_store(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    m = extra["m"]
+    return (m.seat, m.counters, m.warehouse_label, id(context["warehouse"]))
+
+
+def _mat_locked(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    m = extra["m"]
+    return (m.seat, m.locked)
+
+
+def _mat_sell(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    m = extra["m"]
+    if context["acting"] and m.role == "you" and context["sellable"]:
+        return None  # its forms carry the version
+    return ("none", m.seat)
+
+
+def _round(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    return (extra["index"], extra["round"])
+
+
+_MAT_KEYS: dict[str, KeyOf] = {
+    "head": _mat_head,
+    "wheel": _mat_wheel,
+    "store": _mat_store,
+    "locked": _mat_locked,
+    "sell": _mat_sell,
+}
+
+
+def _sources(context: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, Any], KeyOf]]:
+    """(part id, template, the values it adds to the board's context, its key), in the board's
+    order."""
+    yield "board-status", "board/status.html", {}, _always
+    yield "board-life", "board/life.html", {}, _always
+    yield "board-invite", "board/invite.html", {}, lambda c, _: ("invite", _links(c))
+    yield "board-final", "board/final.html", {}, _final
     for m in context["mats"]:
-        for kind in ("head", "wheel", "store", "locked", "sell"):
-            yield f"mat-{kind}-{m.seat}", f"board/mat_{kind}.html", {"m": m}
+        for kind, key in _MAT_KEYS.items():
+            yield f"mat-{kind}-{m.seat}", f"board/mat_{kind}.html", {"m": m}, key
     for index, round_ in enumerate(context["overview"]):
         yield (
             f"overview-round-{index}",
             "board/overview_round.html",
             {"round": round_, "index": index},
+            _round,
         )
-    yield "board-log", "board/log.html", {}
-    yield "board-links", "board/links.html", {}
+    yield "board-log", "board/log.html", {}, _always
+    yield "board-links", "board/links.html", {}, lambda c, _: ("links", _links(c))
+
+
+def _shell_key(context: Mapping[str, Any], oob: bool) -> Hashable:
+    """What the shell after the board element's opening tag is drawn from (templates/board.html)."""
+    return (
+        oob,
+        context["is_player"],
+        tuple((m.seat, m.role) for m in context["mats"]),
+        context["sector_hints"],
+        len(context["overview"]),
+        id(context["warehouse"]),
+    )
+
+
+def _key_hash(key: Hashable) -> int | None:
+    if key is None:
+        return None
+    try:
+        return hash(key)
+    except TypeError:  # a value that cannot be hashed: draw the part every time
+        return None
 
 
 def board_attrs(context: Mapping[str, Any]) -> dict[str, str]:
@@ -106,15 +205,30 @@ def _render(lang: str, name: str, values: dict[str, Any]) -> str:
     return "".join(template.root_render_func(template.new_context(values, shared=True)))
 
 
-def _draw_parts(context: dict[str, Any], lang: str) -> tuple[str, dict[str, str], dict[str, int]]:
+def _draw_parts(
+    context: dict[str, Any], lang: str, before: BoardSummary | None = None
+) -> tuple[str, dict[str, str], dict[str, int], dict[str, int]]:
+    """The board's frame, the HTML of the parts drawn, every part's digest and key (hashed).
+
+    With `before` (the same group's previous board), a part whose key is unchanged is not drawn.
+    """
     values = {**environment_for(lang).globals, **context, "client_move_id": _move_id_mark}
-    marked = {
-        name: _render(lang, template, {**values, **extra} if extra else values)
-        for name, template, extra in _sources(context)
-    }
-    hashes = {name: part_hash(html) for name, html in marked.items()}
+    marked: dict[str, str] = {}
+    hashes: dict[str, int] = {}
+    keys: dict[str, int] = {}
+    old_keys = before.keys if before is not None else {}
+    for name, template, extra, key_of in _sources(context):
+        key = _key_hash(key_of(context, extra))
+        if key is not None:
+            keys[name] = key
+            if old_keys.get(name) == key and before is not None and name in before.hashes:
+                hashes[name] = before.hashes[name]
+                continue
+        html = _render(lang, template, {**values, **extra} if extra else values)
+        marked[name] = html
+        hashes[name] = part_hash(html)
     frame = frame_of(hashes, board_attrs(context))
-    return frame, {name: _fill_move_ids(html) for name, html in marked.items()}, hashes
+    return frame, {name: _fill_move_ids(html) for name, html in marked.items()}, hashes, keys
 
 
 @jinja2.pass_context
@@ -124,21 +238,38 @@ def on_page(context: jinja2.runtime.Context) -> _Parts:
     context, not a closure over the board's: a board's context must not refer to itself, or
     every board drawn would stay in memory until the cycle collector's next full pass.)"""
     values = context.get_all()
-    frame, html, _hashes = _draw_parts(values, values["lang"])
+    frame, html, _hashes, _keys = _draw_parts(values, values["lang"])
     return _Parts(frame, html)
 
 
-def draw(context: dict[str, Any], lang: str, *, oob: bool = True) -> DrawnBoard:
-    """A board for the sockets: its parts, their digests and its shell."""
-    frame, html, hashes = _draw_parts(context, lang)
-    values = {**environment_for(lang).globals, **context, "parts": _Marks(frame), "oob": oob}
-    shell = _render(lang, "board.html", values)
-    pieces = tuple(shell.split(PART_MARK))
+def draw(
+    context: dict[str, Any], lang: str, *, oob: bool = True, before: BoardSummary | None = None
+) -> DrawnBoard:
+    """A board for the sockets: its parts, their digests and its shell. With `before` (the same
+    group's previous board) only the parts drawn from changed values are drawn: the board may
+    then be sent as a patch on top of `before` only (`DrawnBoard.complete`)."""
+    frame, html, hashes, keys = _draw_parts(context, lang, before)
+    shell_key = _key_hash(_shell_key(context, oob))
+    if shell_key is not None:
+        keys[SHELL_KEY] = shell_key
+    if (
+        before is not None
+        and shell_key is not None
+        and before.keys.get(SHELL_KEY) == shell_key
+        and len(html) < len(hashes)
+    ):
+        pieces: tuple[str, ...] = ()
+        shell = before.shell
+    else:
+        values = {**environment_for(lang).globals, **context, "parts": _Marks(frame), "oob": oob}
+        pieces = tuple(_render(lang, "board.html", values).split(PART_MARK))
+        shell = part_hash(PART_MARK.join(pieces[1:]))
     return DrawnBoard(
         frame=frame,
         attrs=board_attrs(context),
         parts=html,
         hashes=hashes,
         pieces=pieces,
-        shell=part_hash(PART_MARK.join(pieces[1:])),
+        shell=shell,
+        keys=keys,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from dom_patch import apply, board_of, elements, normalised, parse
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -103,3 +104,55 @@ def test_a_changed_shell_is_sent_whole() -> None:
     board = draw_board(games.room_view("r1", *game[3], 0))
     other = BoardSummary(board.frame + "x", board.shell + 1, board.hashes)
     assert board.patch(other) is None
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    seat=st.sampled_from([0, 1, None]),
+    lang=st.sampled_from(sorted(LANGUAGES)),
+)
+def test_drawing_only_the_changed_parts_gives_the_same_board(
+    seed: int, seat: int | None, lang: str
+) -> None:
+    """The hub's rule: on top of the board a socket shows, only the parts whose values changed
+    are drawn; the board has the same frame and digests as one drawn whole, and its patch
+    rebuilds the board drawn whole."""
+    rng = random.Random(seed)
+    game = games.positions(rng.randrange(20, 120), rng.choice)
+    first = draw_board(_view(game, 0, seat, rng), lang=lang)
+    page = parse(first.whole())
+    before: BoardSummary = first.summary()
+    skipped_parts = 0
+    for at in range(1, len(game)):
+        for _change in range(rng.choice([1, 1, 2])):
+            view = _view(game, at, seat, rng)
+            whole = draw_board(view, lang=lang)
+            board = draw_board(view, lang=lang, before=before)
+            assert (board.frame, board.shell) == (whole.frame, whole.shell)
+            assert board.hashes == whole.hashes and board.keys == whole.keys
+            skipped_parts += len(board.hashes) - len(board.parts)
+            if board.frame != before.frame:
+                message = board.patch(before)
+                if message is None:  # the shell changed: drawn whole again
+                    assert board.complete
+                    message = board.whole()
+                apply(page, message)
+            assert normalised(board_of(page)) == normalised(board_of(parse(whole.whole())))
+            before = board.summary()
+    assert skipped_parts > 0
+
+
+def test_a_board_of_the_changed_parts_goes_only_as_a_patch() -> None:
+    game = games.positions(12, random.Random(7).choice)
+    before = draw_board(games.room_view("r1", *game[10], None))
+    after = draw_board(games.room_view("r1", *game[11], None), before=before.summary())
+    assert not after.complete
+    assert "overview-round-11" not in after.parts and "board-log" in after.parts
+    with pytest.raises(ValueError):
+        after.whole()
+    assert after.patch(before.summary()) is not None
+    older = draw_board(games.room_view("r1", *game[9], None)).summary()
+    assert after.patch(older) is None or all(
+        name in after.parts for name in after.hashes if older.hashes.get(name) != after.hashes[name]
+    )

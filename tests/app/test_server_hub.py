@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket
 
 import engine
 from app import notify, positions
-from app.boardframes import PATCH_PREFIX, DrawnBoard, frame_of, part_hash
+from app.boardframes import PATCH_PREFIX, BoardSummary, DrawnBoard, frame_of, part_hash
 from app.realtime import BoardGroup, Hub, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
@@ -37,7 +37,12 @@ class FakePainter:
         self.fail_next = False
 
     def __call__(
-        self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
+        self,
+        room_id: str,
+        facts: RoomFacts | None,
+        version: int,
+        groups: frozenset[BoardGroup],
+        previous: Mapping[BoardGroup, BoardSummary] | None = None,
     ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
         self.calls.append((room_id, facts is None, version, groups))
         if self.fail_next:
@@ -323,7 +328,12 @@ class PartsPainter(FakePainter):
     """Draws a board of two parts: "moves" changes with the version, "seat" never."""
 
     def __call__(
-        self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
+        self,
+        room_id: str,
+        facts: RoomFacts | None,
+        version: int,
+        groups: frozenset[BoardGroup],
+        previous: Mapping[BoardGroup, BoardSummary] | None = None,
     ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
         facts, version, _ = super().__call__(room_id, facts, version, groups)
         return facts, version, {g: parts_board(g, version) for g in groups}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, cast
 
@@ -378,5 +378,67 @@ def test_a_socket_gets_a_patch_on_top_of_the_board_it_was_sent_and_else_the_whol
         socket.want_whole()
         hub.redraw("r1")
         assert (await board(socket)).startswith('<div id="board"><p id="moves">3</p>')
+
+    asyncio.run(scenario())
+
+
+class ChangedPartsPainter(PartsPainter):
+    """Like `PartsPainter`, but on top of a group's previous board draws only the part that
+    changes ("moves"), as `app.ui.board.BoardPainter` does; `during` runs while it draws."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.previous: list[frozenset[BoardGroup]] = []
+        self.during: Callable[[], None] | None = None
+
+    def __call__(
+        self,
+        room_id: str,
+        facts: RoomFacts | None,
+        version: int,
+        groups: frozenset[BoardGroup],
+        previous: Mapping[BoardGroup, BoardSummary] | None = None,
+    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
+        facts, version, boards = super().__call__(room_id, facts, version, groups)
+        previous = previous or {}
+        self.previous.append(frozenset(previous))
+        if self.during is not None:
+            self.during()
+            self.during = None
+        return (
+            facts,
+            version,
+            {g: _only_moves(b) if g in previous else b for g, b in boards.items()},
+        )
+
+
+def _only_moves(board: DrawnBoard) -> DrawnBoard:
+    return replace(board, parts={"moves": board.parts["moves"]}, pieces=())
+
+
+def test_only_the_changed_parts_are_drawn_for_a_group_whose_sockets_show_its_last_board() -> None:
+    async def scenario() -> None:
+        painter = ChangedPartsPainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        socket = socket_for(SEAT_0)
+        group = socket.group
+        hub.join("r1", socket)
+        hub.deliver("r1", None)
+        assert (await board(socket)).startswith('<div id="board"><p id="moves">0</p>')
+        hub.deliver("r1", 1)
+        assert (await board(socket)).endswith('--><p id="moves">1</p>')
+        assert painter.previous == [frozenset(), frozenset({group})]
+        # The page asks for the whole board: the group is drawn whole.
+        socket.want_whole()
+        hub.redraw("r1")
+        assert (await board(socket)).startswith('<div id="board"><p id="moves">1</p>')
+        assert painter.previous[-1] == frozenset()
+        # The page asks while the boards are drawn: drawn again, whole.
+        hub.deliver("r1", 2)
+        assert (await board(socket)).endswith('--><p id="moves">2</p>')
+        painter.during = socket.want_whole
+        hub.deliver("r1", 3)
+        assert (await board(socket)).startswith('<div id="board"><p id="moves">3</p>')
+        assert painter.previous[-2:] == [frozenset({group}), frozenset()]
 
     asyncio.run(scenario())

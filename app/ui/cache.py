@@ -51,14 +51,24 @@ def log_html(view: RoomView, words: Words, between: Mapping[int, Markup] | None 
     without a number.
 
     A move's entry never changes once logged, and the position cache hands out the same
-    `LogEntry` objects version after version, so each entry is drawn once per language.
+    `LogEntry` objects version after version, so each entry is drawn once per language; the
+    whole log is drawn once per version and language, for every viewer (they share the log).
     """
-    catalog = view.state.catalog
-    between = between or {}
-    numbers = move_numbers(view.log)
-    parts = [between.get(len(view.log), Markup(""))]
-    for entry, number in zip(reversed(view.log), reversed(numbers), strict=True):
-        parts.append(_log_entry_html(Same(entry), words.code, catalog, number))
+    return _log_list(
+        Same(view.log), words.code, view.state.catalog, tuple(sorted((between or {}).items()))
+    )
+
+
+@lru_cache(maxsize=32)
+def _log_list(
+    key: Same, lang: str, catalog: Catalog, between_items: tuple[tuple[int, Markup], ...]
+) -> Markup:
+    log: Sequence[LogEntry] = key.obj  # type: ignore[assignment]
+    between = dict(between_items)
+    numbers = move_numbers(log)
+    parts = [between.get(len(log), Markup(""))]
+    for entry, number in zip(reversed(log), reversed(numbers), strict=True):
+        parts.append(_log_entry_html(Same(entry), lang, catalog, number))
         parts.append(between.get(entry.seq, Markup("")))
     return Markup("").join(parts)
 
@@ -110,6 +120,7 @@ def clear_caches() -> None:
         wheel.tile,
         cards.card_of,
         _log_entry_html,
+        _log_list,
         card_html,
         tile_html,
         templates.warehouse_cells,

@@ -80,7 +80,8 @@ def _final(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
 
 
 def _mat_head(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    return (extra["m"], _labels(context))
+    m = extra["m"]
+    return (m.seat, m.role, m.francs, m.score, m.to_move, _labels(context))
 
 
 def _mat_wheel(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:

@@ -13,7 +13,7 @@ from server_support import playing_facts, text_board
 from starlette.websockets import WebSocket
 
 from app.boardframes import DrawnBoard
-from app.realtime import BoardGroup, Hub, RoomSocket
+from app.realtime import BoardGroup, HandOut, Hub, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
 
@@ -28,7 +28,12 @@ class WatchedPainter:
         self.drawn: list[weakref.ref[DrawnBoard]] = []
 
     def __call__(
-        self, room_id: str, facts: RoomFacts | None, version: int, groups: frozenset[BoardGroup]
+        self,
+        room_id: str,
+        facts: RoomFacts | None,
+        version: int,
+        groups: frozenset[BoardGroup],
+        hand_out: HandOut | None = None,
     ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
         facts = playing_facts(room_id, version, spectators=1)
         boards = {g: text_board(f"{g.viewer.kind}@{version}" * 100) for g in groups}

@@ -25,6 +25,7 @@ for the opponent but not for the spectator; "painted" includes it for both.
 
     .venv/bin/python bench/browser_latency.py                 # one whole game (72 actions)
     .venv/bin/python bench/browser_latency.py --moves 30 --json
+    .venv/bin/python bench/browser_latency.py --browsers 3     # a browser per page
 
 Debian's Chromium (/usr/bin/chromium) through Playwright; loopback traffic only.
 """
@@ -200,15 +201,20 @@ def stages(marks: list[dict[str, float]]) -> dict[str, float]:
     }
 
 
-def measure(url: str, moves: int, seed: int) -> dict[str, object]:
+def measure(url: str, moves: int, seed: int, *, browsers: int = 1) -> dict[str, object]:
+    """Play `moves` actions; the three pages share one browser, or each has its own
+    (``browsers=3``: no shared display compositor or browser process)."""
     rng = random.Random(seed)
     opponent: list[dict[str, float]] = []
     spectator: list[dict[str, float]] = []
     posted: list[float] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        launched = [
+            playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for _ in range(browsers)
+        ]
         try:
-            host, guest, watcher = (new_page(browser) for _ in range(3))
+            host, guest, watcher = (new_page(launched[i % browsers]) for i in range(3))
             open_room(url, host, guest, watcher)
             players = (host, guest)
             for _ in range(moves):
@@ -222,7 +228,8 @@ def measure(url: str, moves: int, seed: int) -> dict[str, object]:
                 spectator.append(seen[1])
                 posted.append(sent)
         finally:
-            browser.close()
+            for browser in launched:
+                browser.close()
     return {
         "moves": len(opponent),
         "opponent": summary([m["shown"] for m in opponent]),
@@ -240,13 +247,20 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=72, help="actions to play (a game has 72)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", help="default: a fresh SQLite file")
+    parser.add_argument(
+        "--browsers",
+        type=int,
+        choices=(1, 3),
+        default=1,
+        help="one browser for the three pages (default), or one browser each",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="inland-browser-latency-") as data_dir:
         server = AppServer(Path(data_dir), database_url=args.database_url)
         server.start()
         try:
-            result = measure(server.url, args.moves, args.seed)
+            result = measure(server.url, args.moves, args.seed, browsers=args.browsers)
         finally:
             server.stop()
     if args.json:

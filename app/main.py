@@ -11,6 +11,7 @@ start.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,6 +22,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.middleware.gzip import GZipMiddleware
 
 from app import catalogs
@@ -55,6 +58,11 @@ from app.ui.chat import ChatPainter
 from app.ui.templates import environment_for
 
 ROOT = Path(__file__).resolve().parent.parent
+
+log = logging.getLogger(__name__)
+
+BUSY_RETRY_AFTER_S = 2
+"""What a 503 for an unavailable database asks the client to wait, in seconds."""
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -177,6 +185,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if opened and not request.url.path.startswith("/api/"):
             return pages.refused_page(request, exc)
         return problem(exc)
+
+    async def database_unavailable(request: Request, exc: Exception) -> Response:
+        """The database refused a connection, lost one, or the pool had none free in time
+        (overload): 503 with `Retry-After`, never a 500. The request's transaction did not commit
+        (or, if the connection broke during the commit itself, this request cannot know): a move
+        sent again with the same `client_move_id` counts once either way."""
+        log.warning("database unavailable, answered 503: %s", type(exc).__name__)
+        answer = await refused(request, ServiceError("busy"))
+        answer.headers["Retry-After"] = str(BUSY_RETRY_AFTER_S)
+        return answer
+
+    for unavailable in (OperationalError, PoolTimeout):
+        app.add_exception_handler(unavailable, database_unavailable)
 
     app.add_exception_handler(PageError, pages.page_error)
 

@@ -213,6 +213,7 @@ REFUSALS: dict[str, Refusal] = {
     "room_not_found": Refusal(404, N_("There is no such room.")),
     "invalid_link": Refusal(404, N_("This link is not valid.")),
     "seat_taken": Refusal(409, N_("This invite was already used: the seat is taken.")),
+    "busy": Refusal(503, N_("The server is too busy to answer right now. Try again in a moment.")),
     "invite_closed": Refusal(409, N_("This game has ended, so the invite no longer takes a seat.")),
     "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
     "not_analysable": Refusal(409, N_("The game can be analysed once it is over.")),
@@ -334,8 +335,11 @@ SERVICE: tuple[str, ...] = (
     "chat_host_only",
     "unknown_catalog",
     "catalog_missing",
+    "busy",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` and ``chat_too_long`` ``{"max_length": int}``,
 ``chat_too_fast`` ``{"limit": int, "seconds": int, "retry_after": int}``, ``unknown_catalog`` and
-``catalog_missing`` ``{"catalog": str}``, the others none."""
+``catalog_missing`` ``{"catalog": str}``, the others none. ``busy`` is raised at the edge
+(`app.main`) when the database cannot be reached or has no connection free: 503 with
+``Retry-After``."""

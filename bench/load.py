@@ -25,7 +25,8 @@ divided by the baseline's. ``--server baseline`` runs the baseline alone.
 
 By default it starts the server itself (``python -m app``) on free loopback ports, against a fresh
 SQLite file or a fresh PostgreSQL database (``--db postgres``; created with createdb and dropped
-afterwards), with one or two processes. Traffic goes only to 127.0.0.1.
+afterwards), with one or two processes. Traffic goes only to 127.0.0.1. The servers' logs go to a
+temporary directory removed at the end; ``--keep-logs DIR`` copies them to DIR first.
 """
 
 from __future__ import annotations
@@ -594,6 +595,11 @@ def measure(args: argparse.Namespace, kind: str | None) -> dict[str, object]:
         return result
     finally:
         stop_servers(servers)
+        if args.keep_logs:
+            keep = Path(args.keep_logs)
+            keep.mkdir(parents=True, exist_ok=True)
+            for log in workdir.glob("server-*.log"):
+                shutil.copy(log, keep / f"{kind or 'external'}-{log.name}")
         if database:
             subprocess.run(
                 ["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", database],
@@ -647,6 +653,9 @@ def main() -> int:
         help="GET the room and its legal moves before every move (3 requests per move)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
+    parser.add_argument(
+        "--keep-logs", metavar="DIR", help="copy the servers' logs (stderr) to DIR at the end"
+    )
     args = parser.parse_args()
     if args.url and args.against_baseline:
         parser.error("--against-baseline starts both servers itself: no --url")

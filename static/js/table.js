@@ -4,6 +4,8 @@
  *   board they were made from, and asks for the whole board when the page shows another,
  * - keeps the action panel in step with the board, never shows an older board, and never lets
  *   a late refresh hide the answer to a move,
+ * - says so when a request got no answer (a busy server's 503, no connection), since htmx
+ *   swaps nothing then, and hides it again after the next answer,
  * - copies links, steps the number fields, and moves focus for keyboard users.
  */
 (function () {
@@ -52,6 +54,22 @@
       // Any other close (a server restart's 1001, a policy close, a clean 1000) comes back too.
       setTimeout(function () { wrapper.reconnect(); }, reconnectDelay(retries));
     }
+  });
+
+  // A request that got no usable answer swaps nothing: say so, in the page's words.
+  function trouble(kind) {
+    var el = document.getElementById("request-trouble");
+    if (!el) return;
+    var text = kind && el.dataset["text" + kind.charAt(0).toUpperCase() + kind.slice(1)];
+    el.textContent = text || "";
+    el.hidden = !text;
+  }
+  document.addEventListener("htmx:responseError", function (evt) {
+    if (evt.detail.xhr && evt.detail.xhr.status >= 500) trouble("busy");
+  });
+  document.addEventListener("htmx:sendError", function () { trouble("unreachable"); });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    if (evt.detail.successful) trouble(null);
   });
 
   // A page brought back from the back-forward cache has a dead socket: load it fresh.

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, expect
 import engine
 
 from .conftest import Server, browser_server
-from .tablepage import Table, everyone_sees, room_state, start_room
+from .tablepage import ACTIONABLE, Table, everyone_sees, room_state, start_room
 
 pytestmark = pytest.mark.browser
 
@@ -171,10 +171,16 @@ def test_server_restart_reconnects_without_a_click(
         own.stop()
         expect(host.page.locator("#connection")).to_have_attribute("data-state", "reconnecting")
         host.shot("reconnecting", full_page=False)
+        # A click while the server is away gets no answer, and the page says so.
+        trouble = guest.page.locator("#request-trouble")
+        guest.page.locator(ACTIONABLE).first.click()
+        expect(trouble).to_have_text("The server cannot be reached. Try again in a moment.")
+        guest.shot("unreachable", full_page=False)
         own.start()
         host.wait_live()
         guest.wait_live()
         guest.play_any(rng)
+        expect(trouble).to_be_hidden()
         host.wait_version(2)
         assert host.errors == [] and guest.errors == []
     finally:

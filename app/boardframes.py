@@ -12,9 +12,9 @@ A whole board is the ``id="board"`` element with ``data-frame``. A patch is one 
     <header class="mat-header" id="mat-head-0">…</header><section id="board-log">…</section>
 
 A page showing the board `base` copies the header onto its board element and swaps each part in
-by its id (htmx's out-of-band swap, outerHTML); static/js/table.js does this. A page showing the
-board `frame` already (a move's own answer brought it) ignores the patch; any other page asks the
-server for the whole board by sending ``board``.
+by its id (outerHTML, as htmx's out-of-band swap would); static/js/table.js does this. A page
+showing the board `frame` already (a move's own answer brought it) ignores the patch; any other
+page asks the server for the whole board by sending ``board``.
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@
 What travels between processes is only "room R changed" (with the new version when the move log
 grew). Each room watched here has one *feed*: a task that, when the room changes, reads the room
 once, draws the board once per group of alike viewers (same seat or spectator, language and
-address: `BoardGroup`) and hands every socket its group's HTML. So a move costs one read and a
-render per distinct viewer, not a read and a render per socket. The read itself is small: the
+address: `BoardGroup`) and hands every socket its group's HTML as soon as that group's board is
+drawn, the player to move first. So a move costs one read and a render per distinct viewer, not
+a read and a render per socket, and the player waiting for the move does not wait for the other
+boards. The read itself is small: the
 position comes from the position cache (`app.positions`), and the room's facts (seats, presence,
 rematch) are only read again after a change that was not a move.
 
@@ -68,13 +70,24 @@ class BoardGroup:
         return cls(viewer=viewer, lang=lang, base_url=base_url)
 
 
+#: Called with each group's board as soon as it is drawn (from the worker thread).
+HandOut = Callable[[BoardGroup, DrawnBoard], None]
+
 #: Draws a room's boards (blocking; runs in a worker thread): given the room, its facts when
-#: still current (None: read them again), the newest version known, the groups watching and the
-#: previous board of the groups whose sockets all showed it (for these it may draw only the
-#: changed parts: `DrawnBoard.complete`), returns the facts and version used and the board drawn
-#: for every group.
+#: still current (None: read them again), the newest version known, the groups watching, where
+#: to hand each board out as soon as it is drawn (the player to move first) and the previous
+#: board of the groups whose sockets all showed it (for these it may draw only the changed
+#: parts: `DrawnBoard.complete`), returns the facts and version used and the board drawn for
+#: every group.
 BoardMaker = Callable[
-    [str, RoomFacts | None, int, frozenset[BoardGroup], Mapping[BoardGroup, BoardSummary]],
+    [
+        str,
+        RoomFacts | None,
+        int,
+        frozenset[BoardGroup],
+        HandOut,
+        Mapping[BoardGroup, BoardSummary],
+    ],
     tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]],
 ]
 
@@ -168,6 +181,8 @@ class _Feed:
         self.sockets: set[RoomSocket] = set()
         #: The last board drawn for each group watching (its digests only).
         self.drawn: dict[BoardGroup, BoardSummary] = {}
+        #: The offers of the boards drawn so far in the current drawing.
+        self.offers: dict[BoardGroup, Offer] = {}
         self.version = -1
         self.facts: RoomFacts | None = None
         self.facts_stale = True
@@ -179,7 +194,16 @@ class _Feed:
         self.chat_task: asyncio.Task[None] | None = None
 
     async def draw_boards(self, room_id: str, make_boards: BoardMaker) -> None:
-        """Draw and hand out the room's boards after every change, for as long as it is watched."""
+        """Draw and hand out the room's boards after every change, for as long as it is watched.
+
+        Each group's board goes to its sockets as soon as it is drawn, not after the others: the
+        player to move is drawn first and need not wait for the mover's board (whose page has
+        its move's answer already) nor the spectators'."""
+        loop = asyncio.get_running_loop()
+
+        def hand_out(group: BoardGroup, board: DrawnBoard) -> None:
+            loop.call_soon_threadsafe(self._hand_out, group, board)
+
         while True:
             await self.changed.wait()
             self.changed.clear()
@@ -188,12 +212,14 @@ class _Feed:
             groups = frozenset(socket.group for socket in self.sockets)
             previous = self._patchable(groups)
             self.whole_wanted.clear()
+            self.offers = {}
             try:
                 facts, version, boards = await asyncio.to_thread(
-                    make_boards, room_id, facts, self.version, groups, previous
+                    make_boards, room_id, facts, self.version, groups, hand_out, previous
                 )
             except Exception:
                 log.exception("drawing the boards of room %s failed; trying again", room_id)
+                self.offers = {}
                 self.facts_stale = True
                 self.changed.set()
                 await asyncio.sleep(RETRY_DELAY)
@@ -201,8 +227,13 @@ class _Feed:
             if not self.facts_stale:
                 self.facts = facts
             self.version = max(self.version, version)
-            offers = {group: Offer(board, self.drawn.get(group)) for group, board in boards.items()}
-            self.drawn = {group: board.summary() for group, board in boards.items()}
+            # The boards handed out while drawing were offered before this point (the loop runs
+            # callbacks in order); every socket is offered its group's board now (again: a
+            # socket that has it already takes nothing), sockets that joined meanwhile too.
+            for group in boards.keys() - self.offers.keys():
+                self._offer_of(group, boards[group])
+            offers, self.offers = self.offers, {}
+            self.drawn = {group: self.drawn[group] for group in boards}
             for socket in self.sockets:
                 if socket.group not in offers:  # joined while the boards were drawn
                     self.changed.set()
@@ -224,6 +255,19 @@ class _Feed:
             if before is not None and not socket.shows(before.frame):
                 del result[socket.group]
         return result
+
+    def _offer_of(self, group: BoardGroup, board: DrawnBoard) -> Offer:
+        offer = self.offers[group] = Offer(board, self.drawn.get(group))
+        self.drawn[group] = board.summary()
+        return offer
+
+    def _hand_out(self, group: BoardGroup, board: DrawnBoard) -> None:
+        """Offer the group's sockets its board as soon as it is drawn (on the event loop)."""
+        offer = self._offer_of(group, board)
+        for socket in self.sockets:
+            if socket.group == group and not socket.offer_board(offer):
+                self.whole_wanted.add(group)  # its page changed while the boards were drawn
+                self.changed.set()
 
     async def draw_chats(self, room_id: str, make_chats: ChatMaker) -> None:
         """Draw and hand out the room's chat after every change, for as long as it is watched."""

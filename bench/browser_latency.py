@@ -10,15 +10,22 @@ form post (htmx, `POST /rooms/{id}/moves`), the other pages get the board over t
 The times are taken inside the pages on one clock (`performance.timeOrigin + performance.now()`,
 the same system clock in every page of one browser): the mover's page notes the click (a
 capture listener, before htmx handles it), the other pages note the first animation frame after
-their `#board` carries the new version (the frame that shows it). It prints the median, 90th
-percentile and maximum for the opponent and the spectator, and the medians of the stages on the
-way: from the click until the socket message arrived in the page (the post, the server's work,
-the socket), the page's handling of the message (parsing, htmx's swap, the page's own handlers)
-and the wait from there to the next frame; and from the click until the mover's page sent its
+their `#board` carries the new version (the frame that shows it) and the end of that frame's
+main-thread work (style, layout, paint: "painted"). It prints the median, 90th percentile and
+maximum for the opponent and the spectator, and the medians of the stages on the way: from the
+click until the socket message arrived in the page (the post, the server's work, the socket),
+the page's handling of the message (parsing, the swap, the page's own handlers), the wait from
+there to the next frame, and that frame; and from the click until the mover's page sent its
 post.
+
+A frame's animation-frame callbacks run before its style and layout, unless something forced
+them earlier: in a page the mouse is over (the opponent's, which clicked last) the frame first
+updates the hover state, a hit test that needs the new layout. So "shown" includes the layout
+for the opponent but not for the spectator; "painted" includes it for both.
 
     .venv/bin/python bench/browser_latency.py                 # one whole game (72 actions)
     .venv/bin/python bench/browser_latency.py --moves 30 --json
+    .venv/bin/python bench/browser_latency.py --browsers 3     # a browser per page
 
 Debian's Chromium (/usr/bin/chromium) through Playwright; loopback traffic only.
 """
@@ -63,8 +70,10 @@ NOTE_CLICK = """() => {
 
 #: In a watching page: a promise of the times at which `#board` came to carry `version`: the
 #: socket message that brought it arrived (`htmx:wsBeforeMessage`), the page had handled that
-#: message (swapped it in and run every handler: `htmx:wsAfterMessage`), and the first frame
-#: was drawn after it (the board element is swapped in whole, so the document is observed).
+#: message (swapped it in and run every handler: `htmx:wsAfterMessage`), the first frame after
+#: it began (its animation-frame callbacks; the board element is swapped in whole, so the
+#: document is observed), and that frame's style, layout and paint were done (the first task
+#: after the frame: a message posted from the frame's callback).
 AWAIT_VERSION = """(version) => {
     const now = () => performance.timeOrigin + performance.now();
     const has = () => {
@@ -89,7 +98,9 @@ AWAIT_VERSION = """(version) => {
     window.__shown = new Promise((resolve) => {
         const shown = () => requestAnimationFrame(() => {
             times.shown = now();
-            resolve(times);
+            const after = new MessageChannel();
+            after.port1.onmessage = () => { times.painted = now(); resolve(times); };
+            after.port2.postMessage(null);
         });
         if (has()) { shown(); return; }
         const observer = new MutationObserver(() => {
@@ -178,7 +189,7 @@ def summary(values: list[float]) -> dict[str, float]:
 
 def stages(marks: list[dict[str, float]]) -> dict[str, float]:
     """Medians of each stage: click → message arrived → handled (parsed, swapped, handlers run)
-    → next frame drawn."""
+    → next frame begun → that frame's style, layout and paint done."""
     whole = [m for m in marks if "arrived" in m and "handled" in m]
     if not whole:
         return {}
@@ -186,18 +197,24 @@ def stages(marks: list[dict[str, float]]) -> dict[str, float]:
         "click_to_arrival_p50_ms": round(statistics.median(m["arrived"] for m in whole), 1),
         "handling_p50_ms": round(statistics.median(m["handled"] - m["arrived"] for m in whole), 1),
         "to_frame_p50_ms": round(statistics.median(m["shown"] - m["handled"] for m in whole), 1),
+        "frame_p50_ms": round(statistics.median(m["painted"] - m["shown"] for m in whole), 1),
     }
 
 
-def measure(url: str, moves: int, seed: int) -> dict[str, object]:
+def measure(url: str, moves: int, seed: int, *, browsers: int = 1) -> dict[str, object]:
+    """Play `moves` actions; the three pages share one browser, or each has its own
+    (``browsers=3``: no shared display compositor or browser process)."""
     rng = random.Random(seed)
     opponent: list[dict[str, float]] = []
     spectator: list[dict[str, float]] = []
     posted: list[float] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        launched = [
+            playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for _ in range(browsers)
+        ]
         try:
-            host, guest, watcher = (new_page(browser) for _ in range(3))
+            host, guest, watcher = (new_page(launched[i % browsers]) for i in range(3))
             open_room(url, host, guest, watcher)
             players = (host, guest)
             for _ in range(moves):
@@ -211,11 +228,14 @@ def measure(url: str, moves: int, seed: int) -> dict[str, object]:
                 spectator.append(seen[1])
                 posted.append(sent)
         finally:
-            browser.close()
+            for browser in launched:
+                browser.close()
     return {
         "moves": len(opponent),
         "opponent": summary([m["shown"] for m in opponent]),
         "spectator": summary([m["shown"] for m in spectator]),
+        "opponent_painted": summary([m["painted"] for m in opponent]),
+        "spectator_painted": summary([m["painted"] for m in spectator]),
         "opponent_stages": stages(opponent),
         "spectator_stages": stages(spectator),
         "click_to_post_p50_ms": round(statistics.median(posted), 1) if posted else None,
@@ -227,13 +247,20 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=72, help="actions to play (a game has 72)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", help="default: a fresh SQLite file")
+    parser.add_argument(
+        "--browsers",
+        type=int,
+        choices=(1, 3),
+        default=1,
+        help="one browser for the three pages (default), or one browser each",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="inland-browser-latency-") as data_dir:
         server = AppServer(Path(data_dir), database_url=args.database_url)
         server.start()
         try:
-            result = measure(server.url, args.moves, args.seed)
+            result = measure(server.url, args.moves, args.seed, browsers=args.browsers)
         finally:
             server.stop()
     if args.json:

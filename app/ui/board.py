@@ -22,7 +22,7 @@ import engine
 from app import queries
 from app.boardframes import BoardSummary, DrawnBoard
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from app.realtime import BoardGroup
+from app.realtime import BoardGroup, HandOut
 from app.roomview import RoomFacts, RoomView
 
 from . import parts
@@ -270,6 +270,7 @@ class BoardPainter:
         facts: RoomFacts | None,
         version: int,
         groups: frozenset[BoardGroup],
+        hand_out: HandOut | None = None,
         previous: Mapping[BoardGroup, BoardSummary] | None = None,
     ) -> tuple[RoomFacts, int, dict[BoardGroup, DrawnBoard]]:
         with self._sessions() as session:
@@ -283,7 +284,7 @@ class BoardPainter:
             version = max(version, facts.version)
             state, log = queries.load_position(session, room_id=room_id, version=version)
         boards = {}
-        for group in groups:
+        for group in sorted(groups, key=lambda group: drawing_order(group, state.to_move)):
             view: RoomView = queries.room_view(
                 facts, state, log, viewer=group.viewer, base_url=group.base_url
             )
@@ -292,4 +293,14 @@ class BoardPainter:
                 boards[group] = self._render(view, lang=group.lang)
             else:
                 boards[group] = self._render(view, lang=group.lang, before=before)
+            if hand_out is not None:
+                hand_out(group, boards[group])
         return facts, version, boards
+
+
+def drawing_order(group: BoardGroup, to_move: int | None) -> int:
+    """The player to move first (after a move: the one waiting for it), then the spectators,
+    then the other player (after a move: the mover, whose page has its move's answer)."""
+    if group.viewer.kind == "seat" and group.viewer.seat == to_move:
+        return 0
+    return 1 if group.viewer.kind == "spectator" else 2

@@ -120,7 +120,29 @@
     board.dataset.acting = head.acting;
     board.className = head["class"];
     patched = true;
+    // The parts are swapped in here rather than by htmx's out-of-band swap, which fires two
+    // events on every element of each part it takes out (each event looking up the page for
+    // extensions) and then again on every element it puts in: most of a patch's handling time.
+    // A part is a plain element by id; htmx only needs to process the new one (its tiles' and
+    // forms' hx-* attributes). Then the page's listeners hear that the message was handled,
+    // as they do after htmx's own swap.
+    evt.preventDefault();
+    swapParts(message.slice(message.indexOf("-->") + 3));
+    htmx.trigger(evt.target, "htmx:wsAfterMessage", evt.detail);
   });
+
+  function swapParts(html) {
+    var parsed = document.createElement("template");
+    parsed.innerHTML = html;
+    var parts = Array.prototype.slice.call(parsed.content.children);
+    parts.forEach(function (part) {
+      var shown = part.id && document.getElementById(part.id);
+      if (shown) shown.replaceWith(part);
+    });
+    parts.forEach(function (part) {
+      if (part.isConnected) htmx.process(part);
+    });
+  }
 
   // Folding parts of the table (details[data-fold]): the supply ("Buildings by round"), the
   // legend, the opponent's board, the room links. Each stays as the viewer left it from board to

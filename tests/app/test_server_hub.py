@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, cast
@@ -18,9 +19,10 @@ from starlette.websockets import WebSocket
 import engine
 from app import notify, positions
 from app.boardframes import PATCH_PREFIX, BoardSummary, DrawnBoard, frame_of, part_hash
-from app.realtime import BoardGroup, Hub, RoomSocket
+from app.realtime import BoardGroup, HandOut, Hub, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
+from app.ui.board import drawing_order
 
 SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
 SEAT_1 = Viewer(room_id="r1", seat=1, kind="seat", token="b" * 43)
@@ -42,6 +44,7 @@ class FakePainter:
         facts: RoomFacts | None,
         version: int,
         groups: frozenset[BoardGroup],
+        hand_out: HandOut | None = None,
         previous: Mapping[BoardGroup, BoardSummary] | None = None,
     ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
         self.calls.append((room_id, facts is None, version, groups))
@@ -121,6 +124,61 @@ def test_a_version_is_delivered_once() -> None:
         return len(painter.calls)
 
     assert asyncio.run(scenario()) == 1
+
+
+class HandingPainter(FakePainter):
+    """Hands the board of seat 1 (the player to move) out first, then waits before the rest."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go_on = threading.Event()
+
+    def __call__(
+        self,
+        room_id: str,
+        facts: RoomFacts | None,
+        version: int,
+        groups: frozenset[BoardGroup],
+        hand_out: HandOut | None = None,
+        previous: Mapping[BoardGroup, BoardSummary] | None = None,
+    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
+        facts, version, boards = super().__call__(room_id, facts, version, groups)
+        assert hand_out is not None
+        first = next(group for group in boards if group.viewer.seat == 1)
+        hand_out(first, boards[first])
+        self.go_on.wait(5)
+        return facts, version, boards
+
+
+def test_a_board_handed_out_while_drawing_goes_out_at_once_and_once() -> None:
+    async def scenario() -> None:
+        painter = HandingPainter()
+        hub = Hub(asyncio.get_running_loop(), painter)
+        waiting, mover, spectator = (socket_for(v) for v in (SEAT_1, SEAT_0, SPECTATOR))
+        for socket in (waiting, mover, spectator):
+            hub.join("r1", socket)
+        hub.deliver("r1", 1)
+        # Seat 1's board goes out while the others are still being drawn.
+        assert await board(waiting) == "seat1@1"
+        late = socket_for(SEAT_1)  # joins meanwhile: gets the board of its group at the end
+        hub.join("r1", late)
+        painter.go_on.set()
+        assert [await board(s) for s in (mover, spectator, late)] == [
+            "seat0@1",
+            "spectatorNone@1",
+            "seat1@1",
+        ]
+        with pytest.raises(TimeoutError):  # the board handed out is not sent twice
+            await asyncio.wait_for(waiting.next_board(), 0.2)
+        assert len(painter.calls) == 1
+
+    asyncio.run(scenario())
+
+
+def test_the_player_to_move_is_drawn_first_the_mover_last() -> None:
+    groups = [BoardGroup.of(v, "en", "http://x") for v in (SEAT_0, SPECTATOR, SEAT_1)]
+    assert sorted(groups, key=lambda g: drawing_order(g, 1)) == [groups[2], groups[1], groups[0]]
+    assert sorted(groups, key=lambda g: drawing_order(g, 0)) == [groups[0], groups[1], groups[2]]
 
 
 def test_a_slow_socket_gets_only_the_newest_board() -> None:
@@ -333,6 +391,7 @@ class PartsPainter(FakePainter):
         facts: RoomFacts | None,
         version: int,
         groups: frozenset[BoardGroup],
+        hand_out: HandOut | None = None,
         previous: Mapping[BoardGroup, BoardSummary] | None = None,
     ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
         facts, version, _ = super().__call__(room_id, facts, version, groups)
@@ -397,6 +456,7 @@ class ChangedPartsPainter(PartsPainter):
         facts: RoomFacts | None,
         version: int,
         groups: frozenset[BoardGroup],
+        hand_out: HandOut | None = None,
         previous: Mapping[BoardGroup, BoardSummary] | None = None,
     ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
         facts, version, boards = super().__call__(room_id, facts, version, groups)

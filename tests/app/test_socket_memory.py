@@ -13,7 +13,7 @@ from server_support import playing_facts, text_board
 from starlette.websockets import WebSocket
 
 from app.boardframes import BoardSummary, DrawnBoard
-from app.realtime import BoardGroup, Hub, RoomSocket
+from app.realtime import BoardGroup, HandOut, Hub, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
 
@@ -33,6 +33,7 @@ class WatchedPainter:
         facts: RoomFacts | None,
         version: int,
         groups: frozenset[BoardGroup],
+        hand_out: HandOut | None = None,
         previous: Mapping[BoardGroup, BoardSummary] | None = None,
     ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
         facts = playing_facts(room_id, version, spectators=1)

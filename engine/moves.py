@@ -131,6 +131,8 @@ def parse_move(obj: Move | Mapping[str, Any] | str, catalog: Catalog | None = No
             obj = json.loads(obj)
         except json.JSONDecodeError as err:
             raise MalformedMove("not_json", {"reason": err.msg}) from err
+        except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+            raise MalformedMove("not_json", {"reason": "a number has too many digits"}) from None
         except RecursionError:  # nested deeper than the parser goes: no move is
             raise MalformedMove("not_json", {"reason": "nested too deeply"}) from None
     if not isinstance(obj, Mapping):

@@ -101,6 +101,8 @@ def _read_json(text: str, catalog: Catalog | CatalogFinder | None) -> GameRecord
         raise RecordError("syntax", err.lineno, f"not valid JSON ({err.msg})") from err
     except RecursionError as err:
         raise RecordError("syntax", 1, "the JSON is nested too deeply") from err
+    except ValueError as err:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        raise RecordError("syntax", 1, "a number in the JSON has too many digits") from err
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError("shape", 1, f'a JSON record is an object with "format": "{FORMAT}"')
     keys = _top_level(text)

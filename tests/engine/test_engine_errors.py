@@ -100,6 +100,15 @@ def test_text_nested_deeper_than_the_parser_goes_is_not_json() -> None:
         )
 
 
+def test_a_number_longer_than_python_converts_is_not_json() -> None:
+    with pytest.raises(MalformedMove) as refused:
+        parse_move('{"type": "use", "building": "fish_market", "times": ' + "9" * 5000 + "}")
+    assert (refused.value.code, refused.value.params) == (
+        "not_json",
+        {"reason": "a number has too many digits"},
+    )
+
+
 def test_a_value_json_cannot_hold_is_kept_as_its_repr() -> None:
     with pytest.raises(MalformedMove) as refused:
         parse_move({"type": {1, 2}})

@@ -161,6 +161,9 @@ def test_a_record_is_limited_in_size() -> None:
     with pytest.raises(RecordError) as nested:
         read_record('{"format": "inland-port-record/1", "moves": ' + "[" * 20000)
     assert nested.value.code == "syntax"
+    with pytest.raises(RecordError) as long_number:
+        read_record('{"format": "inland-port-record/1", "moves": [' + "1" * 5000 + "]}")
+    assert long_number.value.code == "syntax"
 
 
 def test_a_game_starts_from_a_records_prefix() -> None:

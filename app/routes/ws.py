@@ -40,7 +40,7 @@ from app.deps import base_url, cookie_name, get_hub, get_sessionmaker, get_setti
 from app.guards import origin_allowed
 from app.i18n import language_of
 from app.models import Room
-from app.realtime import RoomSocket
+from app.roomsockets import RoomSocket
 from app.roomview import Viewer
 from app.services import presence, seats
 

@@ -22,7 +22,7 @@ import engine
 from app import queries
 from app.boardframes import BoardSummary, DrawnBoard
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from app.realtime import BoardGroup, HandOut
+from app.roomsockets import BoardGroup, HandOut
 from app.roomview import RoomFacts, RoomView
 
 from . import parts

@@ -12,7 +12,8 @@ from test_server_hub import OTHER_SPECTATOR, SEAT_0, SEAT_1, SPECTATOR, FakePain
 
 from app import notify
 from app.chatview import ChatGroup
-from app.realtime import Hub, RoomSocket
+from app.realtime import Hub
+from app.roomsockets import RoomSocket
 from app.roomview import Viewer
 from app.ui.yourgames import ago_text, state_text
 from app.yourgames import YourGame, room_tokens

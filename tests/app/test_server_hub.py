@@ -19,7 +19,8 @@ from starlette.websockets import WebSocket
 import engine
 from app import notify, positions
 from app.boardframes import PATCH_PREFIX, BoardSummary, DrawnBoard, frame_of, part_hash
-from app.realtime import BoardGroup, HandOut, Hub, RoomSocket
+from app.realtime import Hub
+from app.roomsockets import BoardGroup, HandOut, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
 from app.ui.board import drawing_order

@@ -13,7 +13,8 @@ from server_support import playing_facts, text_board
 from starlette.websockets import WebSocket
 
 from app.boardframes import BoardSummary, DrawnBoard
-from app.realtime import BoardGroup, HandOut, Hub, RoomSocket
+from app.realtime import Hub
+from app.roomsockets import BoardGroup, HandOut, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
 

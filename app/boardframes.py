@@ -13,8 +13,9 @@ A whole board is the ``id="board"`` element with ``data-frame``. A patch is one 
 
 A page showing the board `base` copies the header onto its board element and swaps each part in
 by its id (outerHTML, as htmx's out-of-band swap would); static/js/table.js does this. A page
-showing the board `frame` already (a move's own answer brought it) ignores the patch; any other
-page asks the server for the whole board by sending ``board``.
+showing the board `frame` already (a refused move's answer brought it) ignores the patch; any
+other page asks the server for the whole board by sending ``board``. The mover's own page gets
+its move this way too: a played move's HTTP answer carries no board (`app.routes.panel`).
 """
 
 from __future__ import annotations

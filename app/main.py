@@ -45,6 +45,7 @@ from app.routes import (
     health,
     links,
     pages,
+    panel,
     review,
     roomlife,
     roomlife_api,
@@ -210,6 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(links.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
+    app.include_router(panel.router)
     app.include_router(review.router)
     app.include_router(roomlife.router)
     for lang in LANGUAGES:  # the tables say where a room waits in the computer's queue

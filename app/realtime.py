@@ -4,11 +4,12 @@ What travels between processes is only "room R changed" (with the new version wh
 grew). Each room watched here has one *feed*: a task that, when the room changes, reads the room
 once, draws the board once per group of alike viewers (same seat or spectator, language and
 address: `BoardGroup`) and hands every socket its group's HTML as soon as that group's board is
-drawn, the player to move first. So a move costs one read and a render per distinct viewer, not
-a read and a render per socket, and the player waiting for the move does not wait for the other
-boards. The read itself is small: the
-position comes from the position cache (`app.positions`), and the room's facts (seats, presence,
-rematch) are only read again after a change that was not a move.
+drawn: the player to move first, then the mover (a move's HTTP answer is only the panel's
+message: the mover's own board comes this way too), then the spectators. So a move costs one
+read and a render per distinct viewer, not a read and a render per socket, and the player
+waiting for the move does not wait for the other boards. The read itself is small: the position
+comes from the position cache (`app.positions`), and the room's facts (seats, presence, rematch)
+are only read again after a change that was not a move.
 
 On SQLite one process serves everything and `Hub.room_changed` is the whole story. On PostgreSQL
 several processes may serve one room: a write queues a `NOTIFY` inside its transaction
@@ -76,8 +77,9 @@ class _Feed:
         """Draw and hand out the room's boards after every change, for as long as it is watched.
 
         Each group's board goes to its sockets as soon as it is drawn, not after the others: the
-        player to move is drawn first and need not wait for the mover's board (whose page has
-        its move's answer already) nor the spectators'."""
+        player to move is drawn first, then the mover (whose page shows its own move once its
+        board arrives: the move's answer carries none), then the spectators (`drawing_order` in
+        `app.ui.board`)."""
         loop = asyncio.get_running_loop()
 
         def hand_out(group: BoardGroup, board: DrawnBoard) -> None:

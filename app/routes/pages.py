@@ -1,10 +1,7 @@
-"""The browser pages: home, the rules, the room's table, the action panel, moves posted from a
-form, and the language switcher.
+"""The browser pages: home, the rules, the room's table, the rematch, and the language switcher.
 
-The table page draws the board the sockets keep fresh (`app.ui.board.render_board`); the panel
-and the move form are htmx requests answered with HTML fragments. A move is one canonical
-move copied from the engine's list into the form; the server checks it again and a refusal
-comes back as the panel's message, with the current board, and changes nothing.
+The table page draws the board the sockets keep fresh (`app.ui.board.render_board`); the action
+panel and the moves posted from it are `app.routes.panel`.
 
 Every page speaks the viewer's language (`app.i18n.language_of`: the ``lang`` cookie, else the
 browser's Accept-Language); ``POST /language`` sets the cookie and goes back to the page. The
@@ -19,7 +16,6 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
-from markupsafe import Markup
 
 from app import catalogs
 from app.cookies import set_cookie
@@ -31,22 +27,17 @@ from app.deps import (
     PageError,
     PageViewerDep,
     RoomReaderDep,
-    RoomViewDep,
     SessionDep,
     TableViewDep,
     TranslatorDep,
 )
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language, language_of
 from app.refusals import sentence, status
-from app.roomview import RoomView
-from app.services import moves, rematch, rooms
+from app.routes.panel import panel_message
+from app.services import rematch, rooms
 from app.services.errors import ServiceError, UnknownCatalog
-from app.ui.board import board_context, render_board
+from app.ui.board import board_context
 from app.ui.chat import chat_page_context
-from app.ui.fields import whole_number
-from app.ui.log import describe_events
-from app.ui.panel import build_panel
-from app.ui.roomlife import not_started_text
 from app.ui.templates import templates_for
 from app.ui.warehouse import start_counters
 from app.ui.wheel import WEDGES
@@ -214,126 +205,6 @@ def room_page(
     )
     context["kept_seat"] = request.query_params.get("kept") == "seat"
     return templates_for(lang).TemplateResponse(request, "room.html", context)
-
-
-@router.get("/rooms/{room_id}/panel", response_class=HTMLResponse)
-def panel(
-    request: Request, room_id: str, view: RoomViewDep, lang: LangDep, t: TranslatorDep
-) -> HTMLResponse:
-    """The action panel for one building; the query holds the building and the picked values."""
-    query = dict(request.query_params)
-    building = query.get("building", "")
-    if building not in view.state.catalog.by_id:
-        return panel_message(
-            request,
-            view,
-            lang,
-            title=t.gettext("Unknown building"),
-            error=t.gettext("There is no such building."),
-        )
-    if view.viewer_seat is not None and not view.started:
-        return panel_message(
-            request,
-            view,
-            lang,
-            title=t.gettext("Not played"),
-            error=not_started_text(words_for(lang)),
-        )
-    picked = query if query.get("touched") else None
-    model = build_panel(view.state, view.viewer_seat, building, picked, lang=lang)
-    context = {
-        "p": model,
-        "version": view.version,
-        "room_id": room_id,
-        "warehouse": view.state.catalog.warehouse,
-        "goods": GOODS,
-    }
-    return templates_for(lang).TemplateResponse(request, "panel.html", context)
-
-
-def panel_message(
-    request: Request,
-    view: RoomView,
-    lang: str,
-    *,
-    title: str,
-    error: str | None = None,
-    lines: list[str] | None = None,
-    hint: str | None = None,
-    board: bool = False,
-    status_code: int = 200,
-) -> HTMLResponse:
-    """The panel's answer (templates/panel_message.html): a title, the refusal or what happened,
-    and, with `board`, the fresh board swapped in beside it."""
-    context = {
-        "title": title,
-        "error": error,
-        "lines": lines or [],
-        "hint": hint,
-        "version": view.version,
-        "board": Markup(render_board(view, lang=lang)) if board else None,
-    }
-    return templates_for(lang).TemplateResponse(
-        request, "panel_message.html", context, status_code=status_code
-    )
-
-
-@router.post("/rooms/{room_id}/moves", response_class=HTMLResponse)
-def post_move(
-    request: Request,
-    room_id: str,
-    viewer: PageViewerDep,
-    form: FormDep,
-    session: SessionDep,
-    read_view: RoomReaderDep,
-    hub: HubDep,
-    lang: LangDep,
-    t: TranslatorDep,
-) -> HTMLResponse:
-    """Submit one move from the panel's form: answered with what happened and the fresh board.
-
-    The move goes through `moves.submit_move` as the JSON API's does. A refusal (a stale board,
-    not this player's turn, a move the rules do not allow now) is told with its specific reason
-    in the viewer's language, and the status the API would answer.
-    """
-    try:
-        moves.submit_move(
-            session,
-            room_id=room_id,
-            seat=viewer.seat,
-            move=form.get("move", ""),
-            version=_version(form.get("version", "")),
-            client_move_id=form.get("client_move_id", ""),
-            publisher=hub,
-        )
-    except ServiceError as refused:
-        view = read_view()
-        return panel_message(
-            request,
-            view,
-            lang,
-            title=t.gettext("Not played"),
-            error=sentence(refused.code, refused.params, lang, view.state.catalog),
-            board=True,
-            status_code=status(refused.code),
-        )
-    view = read_view()
-    words = words_for(lang)
-    names = words.building_names(view.state.catalog)
-    mine = [entry for entry in view.log if entry.seat == viewer.seat]
-    lines = describe_events(words, mine[-1].events, names) if mine else []
-    hint = None
-    if view.state.to_move == viewer.seat and mine and mine[-1].move.get("type") == "sell":
-        hint = t.gettext("Your turn goes on: build or use a building.")
-    return panel_message(
-        request, view, lang, title=t.gettext("Done"), lines=lines, hint=hint, board=True
-    )
-
-
-def _version(text: str) -> int:
-    """The board version a form was filled on; -1 (stale) for anything but a sensible number."""
-    number = whole_number(text, max_digits=18)
-    return -1 if number is None else number
 
 
 @router.post("/rooms/{room_id}/rematch", response_class=HTMLResponse)

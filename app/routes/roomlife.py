@@ -23,7 +23,7 @@ from app.deps import (
     TranslatorDep,
 )
 from app.refusals import sentence, status
-from app.routes.pages import panel_message
+from app.routes.panel import panel_message
 from app.services import ending, seats, standin, takeback
 from app.services.errors import ServiceError
 

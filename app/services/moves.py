@@ -15,6 +15,7 @@ import engine
 from app.models import Move, Room, Seat
 from app.notify import Publisher, queue_notify
 from app.positions import Position, log_entry, position, positions
+from app.roomview import LogEntry
 from app.services.errors import (
     ClientMoveIdReused,
     EndingRefused,
@@ -30,9 +31,15 @@ MAX_CLIENT_MOVE_ID = 64
 
 @dataclass(frozen=True)
 class MoveResult:
+    """The answer to a move: the room's version and position after it, and the move's own log
+    entry (what happened), enough to tell the mover without reading the room again."""
+
     room_id: str
     version: int
     summary: dict[str, Any]
+    #: The position after the move.
+    state: engine.GameState
+    entry: LogEntry
     #: True when the client move id was already used and this is the original answer again.
     duplicate: bool = False
 
@@ -85,6 +92,8 @@ def submit_move(
                 room_id=room_id,
                 version=earlier.seq + 1,
                 summary=engine.summary(answered.state),
+                entry=answered.log[-1],
+                state=answered.state,
                 duplicate=True,
             )
         if room.ending is not None:
@@ -141,7 +150,13 @@ def submit_move(
         publisher.room_changed(room_id, new_version)
         if lapsed:
             publisher.room_changed(room_id, None)
-    return MoveResult(room_id=room_id, version=new_version, summary=engine.summary(new_state))
+    return MoveResult(
+        room_id=room_id,
+        version=new_version,
+        summary=engine.summary(new_state),
+        entry=entry,
+        state=new_state,
+    )
 
 
 def both_seats_taken(session: Session, room: Room) -> bool:

@@ -299,8 +299,9 @@ class BoardPainter:
 
 
 def drawing_order(group: BoardGroup, to_move: int | None) -> int:
-    """The player to move first (after a move: the one waiting for it), then the spectators,
-    then the other player (after a move: the mover, whose page has its move's answer)."""
-    if group.viewer.kind == "seat" and group.viewer.seat == to_move:
-        return 0
-    return 1 if group.viewer.kind == "spectator" else 2
+    """The player to move first (after a move: the one waiting for it), then the other player
+    (after a move: the mover, whose page shows its own move only once this board arrives), then
+    the spectators."""
+    if group.viewer.kind == "seat":
+        return 0 if group.viewer.seat == to_move else 1
+    return 2

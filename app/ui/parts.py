@@ -235,7 +235,7 @@ def _draw_parts(
 @jinja2.pass_context
 def on_page(context: jinja2.runtime.Context) -> _Parts:
     """``board_parts()`` in board.html: the parts of a board drawn inside a page (the room page,
-    a move's answer, the review), from the page's context. (A function of the template's
+    a refused move's answer, the review), from the page's context. (A function of the template's
     context, not a closure over the board's: a board's context must not refer to itself, or
     every board drawn would stay in memory until the cycle collector's next full pass.)"""
     values = context.get_all()

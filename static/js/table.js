@@ -77,8 +77,10 @@
     if (evt.persisted && document.getElementById("room")) window.location.reload();
   });
 
-  // Never go back in time: a board older than the one shown (a move's HTTP answer arriving
-  // after the socket already brought the opponent's reply) is not swapped in.
+  // Never go back in time: a board older than the one shown (a refused move's HTTP answer, which
+  // carries the board, arriving after the socket already brought a newer one) is not swapped in.
+  // A move that is played is answered without a board: the socket brings it, as it brings the
+  // opponent's moves (or, if the socket was down, the whole board it sends when it is back).
   var wholeAsked = false;
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var target = evt.detail.target;
@@ -92,8 +94,8 @@
 
   // A partial board (app/boardframes.py): a header comment, then the parts that changed, each
   // swapped in by its id. It fits only the board it was made from (data-frame): a page already
-  // showing the new board (its own move's answer brought it) ignores it, any other page asks the
-  // socket for the whole board, once until that arrives.
+  // showing the new board (a refused move's answer brought it) ignores it, any other page asks
+  // the socket for the whole board, once until that arrives.
   var PATCH = "<!--board-patch ";
   var patched = false;
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
@@ -184,8 +186,10 @@
     if (patched) applyFolds(document.getElementById("board"));
   });
 
-  // Keep the panel in step with the board: when a new version arrives, ask again — unless a
-  // move is on its way (its answer, the "Done" message, is what the panel shows next).
+  // Keep the panel in step with the board: when the board gets newer than the panel, ask again —
+  // unless a move is on its way (its answer, the "Done" message, is what the panel shows next).
+  // A panel newer than the board is left as it is: it was drawn after a move whose board is still
+  // on its way over the socket (the move's answer carries none), and the board catches up.
   var MOVE_FORMS = ".confirm-form, .sell-panel-form, .sell-form, .pass-form";
   var movesInFlight = 0;
   var REFRESH = "X-Panel-Refresh";
@@ -198,7 +202,8 @@
   function syncPanel() {
     var board = document.getElementById("board");
     var card = document.querySelector("#panel .panel-card[data-version]");
-    if (movesInFlight || !board || !card || card.dataset.version === board.dataset.version) return;
+    if (movesInFlight || !board || !card) return;
+    if (parseInt(card.dataset.version, 10) >= parseInt(board.dataset.version, 10)) return;
     if (refreshing) {
       refreshAgain = true;
       return;
@@ -222,8 +227,14 @@
     var elt = evt.detail && evt.detail.elt;
     return !!(elt && elt.closest && elt.closest(MOVE_FORMS));
   }
+  // A move is counted by its request, not its form: the answer replaces the panel's form, and
+  // htmx then tells the end of the request on the panel instead (with the panel as its element),
+  // so the form alone would never count the move as answered.
   document.addEventListener("htmx:beforeRequest", function (evt) {
-    if (isMove(evt)) movesInFlight += 1;
+    var xhr = evt.detail && evt.detail.xhr;
+    if (!isMove(evt) || !xhr) return;
+    xhr.moveInFlight = true;
+    movesInFlight += 1;
   });
   function isRefresh(detail) {
     var config = (detail && detail.requestConfig) || {};
@@ -240,7 +251,11 @@
   }
   document.addEventListener("htmx:sendAbort", refreshDone);
   document.addEventListener("htmx:afterRequest", function (evt) {
-    if (isMove(evt)) movesInFlight = Math.max(0, movesInFlight - 1);
+    var xhr = evt.detail && evt.detail.xhr;
+    if (xhr && xhr.moveInFlight) {
+      xhr.moveInFlight = false;
+      movesInFlight = Math.max(0, movesInFlight - 1);
+    }
     refreshDone(evt);
   });
 

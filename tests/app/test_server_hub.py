@@ -176,10 +176,12 @@ def test_a_board_handed_out_while_drawing_goes_out_at_once_and_once() -> None:
     asyncio.run(scenario())
 
 
-def test_the_player_to_move_is_drawn_first_the_mover_last() -> None:
+def test_the_player_to_move_is_drawn_first_then_the_mover_then_the_spectators() -> None:
     groups = [BoardGroup.of(v, "en", "http://x") for v in (SEAT_0, SPECTATOR, SEAT_1)]
-    assert sorted(groups, key=lambda g: drawing_order(g, 1)) == [groups[2], groups[1], groups[0]]
-    assert sorted(groups, key=lambda g: drawing_order(g, 0)) == [groups[0], groups[1], groups[2]]
+    assert sorted(groups, key=lambda g: drawing_order(g, 1)) == [groups[2], groups[0], groups[1]]
+    assert sorted(groups, key=lambda g: drawing_order(g, 0)) == [groups[0], groups[2], groups[1]]
+    # The game over: the players before the spectators all the same.
+    assert sorted(groups, key=lambda g: drawing_order(g, None)) == [groups[0], groups[2], groups[1]]
 
 
 def test_a_slow_socket_gets_only_the_newest_board() -> None:

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room
+from server_support import bearer, board_version, is_board, new_room
 from sqlalchemy import text
+from starlette.testclient import WebSocketTestSession
 
 from app.routes import pages
 from app.services import moves
@@ -30,15 +31,75 @@ def post_form(client: TestClient, room: dict[str, Any], **fields: str) -> Any:
     return client.post(f"/rooms/{room['room']}/moves", data=fields)
 
 
-def test_a_move_from_the_page_is_played_and_answered_with_the_board(client: TestClient) -> None:
+def next_board(ws: WebSocketTestSession) -> tuple[int, str]:
+    """The next board the socket sends, whole or a patch (skipping the chat): (version, html)."""
+    while True:
+        html = ws.receive_text()
+        if is_board(html):
+            return board_version(html), html
+
+
+def test_a_move_from_the_page_is_answered_in_the_panel_and_its_board_comes_by_socket(
+    client: TestClient,
+) -> None:
+    """The answer says what happened and carries no board; the mover's own socket brings the
+    board of the new version, as the opponent's does."""
     room = new_room(client)
     seated(client, room, 0)
     move = a_move(client, room, 0)
-    answer = post_form(client, room, move=move, version="0", client_move_id="p1")
-    assert answer.status_code == 200, answer.text
-    assert 'id="board"' in answer.text
+    with client.websocket_connect(f"/ws/rooms/{room['room']}") as socket:
+        assert next_board(socket)[0] == 0
+        answer = post_form(client, room, move=move, version="0", client_move_id="p1")
+        assert answer.status_code == 200, answer.text
+        assert 'id="board"' not in answer.text and "board-patch" not in answer.text
+        assert '<h2 id="panel-title" tabindex="-1">Done</h2>' in answer.text
+        assert 'data-version="1"' in answer.text  # the version the message tells of
+        assert "Player 1 built" in answer.text
+        seen, _ = next_board(socket)
+        while seen < 1:  # presence updates may come first
+            seen, _ = next_board(socket)
+        assert seen == 1
     log = client.get(f"/api/rooms/{room['room']}/moves", headers=bearer(room["spectator"]))
     assert [m["move"] for m in log.json()["moves"]] == [json.loads(move)]
+
+
+def test_a_sell_answer_says_the_turn_goes_on_and_a_repeated_post_tells_the_same(
+    client: TestClient,
+) -> None:
+    """Told from the move the service applied: the hint after a sell, and the same answer for
+    the same form posted again (the client move id already used), without a second move."""
+    room = new_room(client)
+    seated(client, room, 0)
+    move = a_move(client, room, 0)
+    assert post_form(client, room, move=move, version="0", client_move_id="b").status_code == 200
+    reply = {"move": json.loads(a_move(client, room, 1)), "version": 1, "client_move_id": "g"}
+    headers = bearer(room["tokens"][1])
+    replied = client.post(f"/api/rooms/{room['room']}/moves", json=reply, headers=headers)
+    assert replied.status_code == 200, replied.text
+    legal = client.get(f"/api/rooms/{room['room']}/legal", headers=bearer(room["tokens"][0]))
+    sell = json.dumps(next(m for m in legal.json()["moves"] if m["type"] == "sell"))
+    fields = {"move": sell, "version": "2", "client_move_id": "s"}
+    sold = post_form(client, room, **fields)
+    assert sold.status_code == 200, sold.text
+    assert "Your turn goes on: build or use a building." in sold.text
+    assert "Player 1 sold" in sold.text
+    again = post_form(client, room, **fields)
+    assert again.status_code == 200, again.text
+    assert 'id="board"' not in again.text
+    assert again.text == sold.text
+    log = client.get(f"/api/rooms/{room['room']}/moves", headers=bearer(room["spectator"]))
+    assert len(log.json()["moves"]) == 3
+
+
+def test_a_refused_move_is_answered_with_the_current_board(client: TestClient) -> None:
+    room = new_room(client)
+    seated(client, room, 0)
+    move = a_move(client, room, 0)
+    assert post_form(client, room, move=move, version="0", client_move_id="a").status_code == 200
+    stale = post_form(client, room, move=move, version="0", client_move_id="b")
+    assert stale.status_code == 409
+    assert "Nothing changed. The board shows the current position." in stale.text
+    assert 'id="board"' in stale.text and 'data-version="1"' in stale.text
 
 
 def test_page_refusals_are_told_in_the_panel(client: TestClient) -> None:

@@ -1,0 +1,188 @@
+"""The action panel: a building's panel (`GET /rooms/{id}/panel`), the move posted from it
+(`POST /rooms/{id}/moves`), and the panel's answers after an act (`panel_message`).
+
+The panel and the move form are htmx requests answered with HTML fragments. A move is one
+canonical move copied from the engine's list into the form; the server checks it again.
+
+A move that is played is answered with the panel's message only: what happened, told from the
+move's own log entry (`moves.MoveResult.entry`), without reading the room again or drawing a
+board. The mover's board arrives over the mover's socket, as every viewer's does (`app.realtime`
+draws it for the mover's group anyway). A refusal comes back as the panel's message with the
+current board (the page may be showing an older one), and changes nothing.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from markupsafe import Markup
+
+from app.deps import (
+    FormDep,
+    HubDep,
+    LangDep,
+    PageViewerDep,
+    RoomReaderDep,
+    RoomViewDep,
+    SessionDep,
+    TranslatorDep,
+)
+from app.refusals import sentence, status
+from app.roomview import RoomView
+from app.services import moves
+from app.services.errors import ServiceError
+from app.ui.board import render_board
+from app.ui.fields import whole_number
+from app.ui.log import describe_events
+from app.ui.panel import build_panel
+from app.ui.roomlife import not_started_text
+from app.ui.templates import templates_for
+from app.ui.words import GOODS, words_for
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/rooms/{room_id}/panel", response_class=HTMLResponse)
+def panel(
+    request: Request, room_id: str, view: RoomViewDep, lang: LangDep, t: TranslatorDep
+) -> HTMLResponse:
+    """The action panel for one building; the query holds the building and the picked values."""
+    query = dict(request.query_params)
+    building = query.get("building", "")
+    if building not in view.state.catalog.by_id:
+        return panel_message(
+            request,
+            view,
+            lang,
+            title=t.gettext("Unknown building"),
+            error=t.gettext("There is no such building."),
+        )
+    if view.viewer_seat is not None and not view.started:
+        return panel_message(
+            request,
+            view,
+            lang,
+            title=t.gettext("Not played"),
+            error=not_started_text(words_for(lang)),
+        )
+    picked = query if query.get("touched") else None
+    model = build_panel(view.state, view.viewer_seat, building, picked, lang=lang)
+    context = {
+        "p": model,
+        "version": view.version,
+        "room_id": room_id,
+        "warehouse": view.state.catalog.warehouse,
+        "goods": GOODS,
+    }
+    return templates_for(lang).TemplateResponse(request, "panel.html", context)
+
+
+def panel_message(
+    request: Request,
+    view: RoomView,
+    lang: str,
+    *,
+    title: str,
+    error: str | None = None,
+    lines: list[str] | None = None,
+    hint: str | None = None,
+    board: bool = False,
+    status_code: int = 200,
+) -> HTMLResponse:
+    """The panel's answer after an act on the room as `view` shows it: with `board`, the fresh
+    board swapped in beside it."""
+    return panel_answer(
+        request,
+        lang,
+        version=view.version,
+        title=title,
+        error=error,
+        lines=lines,
+        hint=hint,
+        board=render_board(view, lang=lang) if board else None,
+        status_code=status_code,
+    )
+
+
+def panel_answer(
+    request: Request,
+    lang: str,
+    *,
+    version: int,
+    title: str,
+    error: str | None = None,
+    lines: list[str] | None = None,
+    hint: str | None = None,
+    board: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    """The panel's answer (templates/panel_message.html): a title, the refusal or what happened,
+    the room's `version` it tells of, and the `board` HTML when there is one to swap in."""
+    context = {
+        "title": title,
+        "error": error,
+        "lines": lines or [],
+        "hint": hint,
+        "version": version,
+        "board": Markup(board) if board is not None else None,
+    }
+    return templates_for(lang).TemplateResponse(
+        request, "panel_message.html", context, status_code=status_code
+    )
+
+
+@router.post("/rooms/{room_id}/moves", response_class=HTMLResponse)
+def post_move(
+    request: Request,
+    room_id: str,
+    viewer: PageViewerDep,
+    form: FormDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    hub: HubDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> HTMLResponse:
+    """Submit one move from the panel's form: answered with what happened (the board follows
+    over the socket).
+
+    The move goes through `moves.submit_move` as the JSON API's does. A refusal (a stale board,
+    not this player's turn, a move the rules do not allow now) is told with its specific reason
+    in the viewer's language, the status the API would answer, and the current board.
+    """
+    try:
+        result = moves.submit_move(
+            session,
+            room_id=room_id,
+            seat=viewer.seat,
+            move=form.get("move", ""),
+            version=_version(form.get("version", "")),
+            client_move_id=form.get("client_move_id", ""),
+            publisher=hub,
+        )
+    except ServiceError as refused:
+        view = read_view()
+        return panel_message(
+            request,
+            view,
+            lang,
+            title=t.gettext("Not played"),
+            error=sentence(refused.code, refused.params, lang, view.state.catalog),
+            board=True,
+            status_code=status(refused.code),
+        )
+    entry = result.entry
+    words = words_for(lang)
+    lines = describe_events(words, entry.events, words.building_names(result.state.catalog))
+    hint = None
+    if result.state.to_move == viewer.seat and entry.move.get("type") == "sell":
+        hint = t.gettext("Your turn goes on: build or use a building.")
+    return panel_answer(
+        request, lang, version=result.version, title=t.gettext("Done"), lines=lines, hint=hint
+    )
+
+
+def _version(text: str) -> int:
+    """The board version a form was filled on; -1 (stale) for anything but a sensible number."""
+    number = whole_number(text, max_digits=18)
+    return -1 if number is None else number

@@ -1,27 +1,30 @@
-"""How soon the other pages show a move: from the click on confirm until the opponent's page and a
-spectator's page have drawn the new board, over a whole game, in real Chromium pages.
+"""How soon the pages show a move: from the click on confirm until the opponent's page, a
+spectator's page and the mover's own page have drawn the new board, over a whole game, in real
+Chromium pages.
 
 Three browser contexts (three people: the two players and a spectator) open one room of a fresh
 server (`python -m app`, its own SQLite file, or PostgreSQL with ``--database-url``). The player
 to move plays as a person does: clicks a building it may act on, waits for the panel, and clicks
 confirm (or the pass button when nothing else is possible); the move goes through the page's
-form post (htmx, `POST /rooms/{id}/moves`), the other pages get the board over their sockets.
+form post (htmx, `POST /rooms/{id}/moves`), and every page, the mover's too, gets the board over
+its socket (the post's answer is only the panel's message).
 
 The times are taken inside the pages on one clock (`performance.timeOrigin + performance.now()`,
 the same system clock in every page of one browser): the mover's page notes the click (a
-capture listener, before htmx handles it), the other pages note the first animation frame after
-their `#board` carries the new version (the frame that shows it) and the end of that frame's
+capture listener, before htmx handles it), every page notes the first animation frame after
+its `#board` carries the new version (the frame that shows it) and the end of that frame's
 main-thread work (style, layout, paint: "painted"). It prints the median, 90th percentile and
-maximum for the opponent and the spectator, and the medians of the stages on the way: from the
-click until the socket message arrived in the page (the post, the server's work, the socket),
+maximum for the opponent, the spectator and the mover, and the medians of the stages on the
+way (for a board that came over the socket): from the click until the socket message arrived
+in the page (the post, the server's work, the socket),
 the page's handling of the message (parsing, the swap, the page's own handlers), the wait from
 there to the next frame, and that frame; and from the click until the mover's page sent its
 post.
 
 A frame's animation-frame callbacks run before its style and layout, unless something forced
-them earlier: in a page the mouse is over (the opponent's, which clicked last) the frame first
-updates the hover state, a hit test that needs the new layout. So "shown" includes the layout
-for the opponent but not for the spectator; "painted" includes it for both.
+them earlier: in a page the mouse is over (the mover's, and the opponent's, which clicked last)
+the frame first updates the hover state, a hit test that needs the new layout. So "shown"
+includes the layout for the players but not for the spectator; "painted" includes it for all.
 
     .venv/bin/python bench/browser_latency.py                 # one whole game (72 actions)
     .venv/bin/python bench/browser_latency.py --moves 30 --json
@@ -146,11 +149,12 @@ def open_room(url: str, host: Page, guest: Page, spectator: Page) -> None:
 def play_one(
     mover: Page, watchers: list[Page], rng: random.Random
 ) -> tuple[list[dict[str, float]], float]:
-    """The mover makes one action by clicking. For each watcher, the ms from the click until
-    its page got, handled and showed the move; and the ms from the click until the mover's
-    page sent its post."""
+    """The mover makes one action by clicking. For each watcher and then the mover's own page,
+    the ms from the click until the page got, handled and showed the move; and the ms from the
+    click until the mover's page sent its post."""
     version = version_of(mover)
     mover.evaluate(NOTE_CLICK)
+    watchers = [*watchers, mover]
     for page in watchers:
         page.evaluate(AWAIT_VERSION, version + 1)
     choices = mover.locator(ACTIONABLE)
@@ -207,6 +211,7 @@ def measure(url: str, moves: int, seed: int, *, browsers: int = 1) -> dict[str, 
     rng = random.Random(seed)
     opponent: list[dict[str, float]] = []
     spectator: list[dict[str, float]] = []
+    own: list[dict[str, float]] = []
     posted: list[float] = []
     with sync_playwright() as playwright:
         launched = [
@@ -226,6 +231,7 @@ def measure(url: str, moves: int, seed: int, *, browsers: int = 1) -> dict[str, 
                 seen, sent = play_one(mover, [other, watcher], rng)
                 opponent.append(seen[0])
                 spectator.append(seen[1])
+                own.append(seen[2])
                 posted.append(sent)
         finally:
             for browser in launched:
@@ -234,10 +240,13 @@ def measure(url: str, moves: int, seed: int, *, browsers: int = 1) -> dict[str, 
         "moves": len(opponent),
         "opponent": summary([m["shown"] for m in opponent]),
         "spectator": summary([m["shown"] for m in spectator]),
+        "mover": summary([m["shown"] for m in own]),
         "opponent_painted": summary([m["painted"] for m in opponent]),
         "spectator_painted": summary([m["painted"] for m in spectator]),
+        "mover_painted": summary([m["painted"] for m in own]),
         "opponent_stages": stages(opponent),
         "spectator_stages": stages(spectator),
+        "mover_stages": stages(own),
         "click_to_post_p50_ms": round(statistics.median(posted), 1) if posted else None,
     }
 

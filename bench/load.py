@@ -393,7 +393,8 @@ async def one_move(
         results.error(f"HTTP {status}")
         await fetch_position(room)
         return
-    # The page's answer is the panel with the fresh board; the API's is JSON with the version.
+    # The page's answer is the panel's message (the board comes over the mover's socket, which
+    # is one of the three waited for); the API's is JSON with the version.
     new_version = version + 1 if via == "page" else json.loads(data)["version"]
     room.acknowledged[version] = engine.canonical_json(move.to_json())
     room.state, room.version = engine.apply(room.state, move), new_version

@@ -282,14 +282,26 @@ class Results:
 
 
 async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 3) -> T:
-    """Setup and checks only: retry when a pooled keep-alive connection was closed under us."""
+    """Setup and checks only: retry when a pooled keep-alive connection was closed under us, or
+    when the server answered 503 (busy: no database connection free in time) and asks to retry."""
     for attempt in range(attempts):
         try:
-            return await call()
+            result = await call()
         except httpx.TransportError:
             if attempt == attempts - 1:
                 raise
             await asyncio.sleep(0.2)
+            continue
+        except httpx.HTTPStatusError as refused:
+            if refused.response.status_code != 503 or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(1.0)
+            continue
+        busy = isinstance(result, httpx.Response) and result.status_code == 503
+        if busy and attempt < attempts - 1:
+            await asyncio.sleep(1.0)
+            continue
+        return result
     raise AssertionError("unreachable")
 
 

@@ -182,10 +182,8 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "mats": [mat(view, seat, actionable, words) for seat in order],
         "wedges": WEDGES,
         "sector_hints": tuple(words.sector_hint(state.catalog, age) for age in range(len(WEDGES))),
-        "overview": [
-            (letter, when, Markup("").join(card(t) for t in tiles))
-            for letter, when, tiles in overview(view, actionable, words, acting=acting)
-        ],
+        "overview": overview(view, actionable, words, acting=acting),
+        "round_cards": lambda round_: Markup("").join(card(t) for t in round_.tiles),
         "log": log_html(view, words, event_items(view, words)),
         "forecast": engine.round_forecast(state),
         "sellable": sellable,

@@ -145,12 +145,10 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
     code = words.code
 
     def card(tile: Tile) -> Markup:
-        # Only a player's supply cards link to the room (its panel); the rest are shared.
-        linked = is_player and tile.status == "supply"
-        return card_html(code, tile, is_player, view.room_id if linked else None)
+        return card_html(code, tile, is_player)
 
     def tile(t: Tile, extra_class: str) -> Markup:
-        return tile_html(code, t, extra_class, is_player, view.room_id if is_player else None)
+        return tile_html(code, t, extra_class, is_player)
 
     computer_name = _computer_name(view, words)
 

@@ -184,6 +184,15 @@
     if (patched) applyFolds(document.getElementById("board"));
   });
 
+  // A building's tile or card links to its panel relative to the board's room ("panel?building=…"),
+  // so that one drawing of it serves every room: the room is the board's.
+  document.addEventListener("htmx:configRequest", function (evt) {
+    var path = evt.detail.path;
+    if (typeof path !== "string" || path.indexOf("panel?") !== 0) return;
+    var board = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("[data-room]");
+    if (board) evt.detail.path = "/rooms/" + encodeURIComponent(board.dataset.room) + "/" + path;
+  });
+
   // Keep the panel in step with the board: when a new version arrives, ask again — unless a
   // move is on its way (its answer, the "Done" message, is what the panel shows next).
   var MOVE_FORMS = ".confirm-form, .sell-panel-form, .sell-form, .pass-form";

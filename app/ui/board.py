@@ -167,6 +167,9 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "room_id": view.room_id,
         "viewer_seat": view.viewer_seat,
         "acting": acting,
+        # The buildings the viewer may act on: the board element lists them and the page marks
+        # their tiles and cards (static/js/table.js), so a turn passing redraws neither.
+        "playable": " ".join(sorted(actionable)),
         "waiting_for_opponent": not all(view.seats_claimed),
         "turn_text": (
             turn_text(words, state.to_move, view.viewer_seat)
@@ -177,7 +180,7 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         ),
         "actions_left": actions_left_text(words, state.actions_left),
         "rounds": rounds(state),
-        "mats": [mat(view, seat, actionable, words) for seat in order],
+        "mats": [mat(view, seat, words) for seat in order],
         "wedges": WEDGES,
         "sector_hints": tuple(words.sector_hint(state.catalog, age) for age in range(len(WEDGES))),
         "overview": overview(view, actionable, words, acting=acting),

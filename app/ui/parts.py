@@ -87,7 +87,7 @@ def _mat_head(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
 
 def _mat_wheel(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
-    return (m.seat, m.buildings, m.acts_on(False), _labels(context))
+    return (m.seat, m.buildings, _labels(context))
 
 
 def _mat_store(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
@@ -97,7 +97,7 @@ def _mat_store(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable
 
 def _mat_locked(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
-    return (m.seat, tuple(b for b, age in m.buildings if age is None), m.acts_on(True))
+    return (m.seat, tuple(b for b, age in m.buildings if age is None))
 
 
 def _mat_sell(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
@@ -170,6 +170,7 @@ def board_attrs(context: Mapping[str, Any]) -> dict[str, str]:
         "version": str(context["version"]),
         "toMove": "" if to_move is None else str(to_move),
         "acting": "true" if context["acting"] else "false",
+        "playable": context["playable"],
         "class": context["board_class"],
     }
 

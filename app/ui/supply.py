@@ -75,8 +75,9 @@ class SupplyRound:
     """The buildings of one round letter, as one viewer sees them: worked out only when drawn.
 
     `key` is what the round's cards are drawn from, beyond what stays the same for the viewer
-    (language, room): the buildings' owners and places, which of them the viewer may build and,
-    when the viewer may move, why each of the others cannot be built.
+    (language, room): the buildings' owners and places and, when the viewer may move, why each
+    supply card the viewer may not build cannot be built (which ones the viewer may build is
+    marked from the board element's ``data-playable``, not drawn here).
     """
 
     def __init__(
@@ -94,7 +95,6 @@ class SupplyRound:
         self.when = facts.when
         self._view = view
         self._facts = facts
-        self._actionable = actionable
         self._words = words
         offered = frozenset(b for b in facts.in_supply if b in actionable)
         #: Why each supply card the viewer may not build cannot be built (only while acting).
@@ -106,7 +106,7 @@ class SupplyRound:
                 or words.lang.gettext("no valid payment")
                 for b in sorted(facts.in_supply - offered)
             }
-        self.key: Hashable = (index, facts, offered, tuple(self._reasons.items()))
+        self.key: Hashable = (index, facts, tuple(self._reasons.items()))
 
     @cached_property
     def tiles(self) -> list[Tile]:
@@ -123,7 +123,6 @@ class SupplyRound:
                     status=status,
                     owner=owner,
                     age=None,
-                    actionable=status == "supply" and building_id in self._actionable,
                     reason=self._reasons.get(building_id) if status == "supply" else None,
                 )
             )

@@ -7,7 +7,6 @@ with the amount the cell is worth.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -91,9 +90,7 @@ class Mat:
     draws only a few parts (`app.ui.parts`) pays only for those.
     """
 
-    def __init__(
-        self, view: RoomView, seat: int, actionable: Collection[str], words: Words
-    ) -> None:
+    def __init__(self, view: RoomView, seat: int, words: Words) -> None:
         state = view.state
         self.seat = seat
         self.name = words.seat_name(seat)
@@ -103,7 +100,6 @@ class Mat:
         self.claimed = view.seats_claimed[seat]
         self.to_move = state.to_move == seat and view.ending is None
         self._state = state
-        self._actionable = actionable
         self._words = words
 
     @cached_property
@@ -146,12 +142,6 @@ class Mat:
         """The goods' counter cells, as the engine keeps them."""
         return self._state.players[self.seat].cells
 
-    def acts_on(self, locked: bool) -> frozenset[str]:
-        """Which of the player's buildings (on the wheel, or the locked ones) are highlighted."""
-        return frozenset(
-            b for b, age in self.buildings if (age is None) == locked and b in self._actionable
-        )
-
     def _tile(self, building_id: str, age: int | None, place: tuple[Label, Box] | None) -> Tile:
         return tile(
             self._state.catalog,
@@ -160,7 +150,6 @@ class Mat:
             status="owned",
             owner=self.seat,
             age=age,
-            actionable=building_id in self._actionable,
             reason=None,
             place=place,
         )
@@ -191,6 +180,6 @@ class Mat:
         return sorted(self.buildings, key=lambda pair: catalog.building(pair[0]).name)
 
 
-def mat(view: RoomView, seat: int, actionable: Collection[str], words: Words) -> Mat:
+def mat(view: RoomView, seat: int, words: Words) -> Mat:
     """One player's side of the table as the viewer sees it."""
-    return Mat(view, seat, actionable, words)
+    return Mat(view, seat, words)

@@ -17,6 +17,7 @@ from app.roomsockets import RoomSocket
 from app.roomview import Viewer
 from app.ui.yourgames import ago_text, state_text
 from app.yourgames import YourGame, room_tokens
+from tests.app.async_support import run_async
 
 
 class FakeChats:
@@ -64,7 +65,7 @@ def test_a_chat_change_draws_once_per_group_and_sockets_keep_only_the_newest() -
         for socket in sockets:
             hub.leave("r1", socket)
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_the_chat_notice_reads_back() -> None:

@@ -6,7 +6,6 @@ the app's own event loop (the TestClient's thread), so the tests wait for it by 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import time
@@ -28,6 +27,7 @@ from app.main import create_app
 from app.models import Link, Move, Room
 from app.services import moves, rooms
 from app.settings import Settings
+from tests.app.async_support import run_async
 
 WAIT_S = 60.0
 """Long enough for a first process-pool start on a busy two-core machine."""
@@ -324,7 +324,7 @@ def test_two_processes_thinking_alike_apply_the_computer_move_once(
             await player.close()
 
     with caplog.at_level(logging.WARNING, logger="app.computer"):
-        asyncio.run(both_play())
+        run_async(both_play())
     assert log_rows(sessions, created.room_id) == [(0, 0, "computer-0")]
     assert recorder.changes == [(created.room_id, 1)]
     assert caplog.records == []

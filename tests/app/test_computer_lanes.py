@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from server_support import bearer
 
 from app.lanes import Lane, Lanes, games_ahead
+from tests.app.async_support import run_async
 
 WAIT_S = 60.0
 
@@ -40,7 +41,7 @@ def test_a_lane_serves_rooms_in_order_and_tells_their_places() -> None:
         await asyncio.gather(*tasks)
         return done
 
-    assert asyncio.run(scenario()) == ["a", "b", "c"]
+    assert run_async(scenario()) == ["a", "b", "c"]
     assert games_ahead("c") == 0
     # Each room that had to wait was redrawn when it joined the queue and when it moved up.
     assert moved == [["b"], ["c"], ["c"]]
@@ -61,7 +62,7 @@ def test_a_room_that_stops_waiting_leaves_the_queue() -> None:
         release.set()
         assert await first is True
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_each_strength_has_a_lane_of_its_own() -> None:

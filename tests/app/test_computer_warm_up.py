@@ -3,7 +3,6 @@ before the first computer move, which then runs in one of them instead of starti
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 
@@ -15,6 +14,7 @@ from app.bots import warm_up
 from app.lanes import Lanes
 from app.main import create_app
 from app.settings import Settings
+from tests.app.async_support import run_async
 
 WAIT_S = 120.0
 
@@ -32,7 +32,7 @@ def test_the_first_moves_run_in_the_workers_the_warm_up_started() -> None:
             await lanes.close()
         return warmed, first
 
-    warmed, first = asyncio.run(scenario())
+    warmed, first = run_async(scenario())
     # The easy bot thinks in a worker thread of the server's own process.
     assert warmed["easy"] == [os.getpid()] and first["easy"] == os.getpid()
     # The normal and strong lanes each started their bot process at the warm-up, and their

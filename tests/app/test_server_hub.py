@@ -24,6 +24,7 @@ from app.roomsockets import BoardGroup, HandOut, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
 from app.ui.board import drawing_order
+from tests.app.async_support import run_async
 
 SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
 SEAT_1 = Viewer(room_id="r1", seat=1, kind="seat", token="b" * 43)
@@ -83,7 +84,7 @@ def test_a_change_reads_the_room_once_and_renders_once_per_group() -> None:
         assert sockets[2].viewer == SPECTATOR  # the socket keeps its own token
         return boards, len(painter.calls), len(painter.calls[0][3])
 
-    boards, calls, groups = asyncio.run(scenario())
+    boards, calls, groups = run_async(scenario())
     assert boards == ["seat0@3", "seat1@3", "spectatorNone@3", "spectatorNone@3", "spectatorNone@3"]
     assert calls == 1
     assert groups == 4  # two seats, the spectators in English (alike), the Czech spectator
@@ -107,7 +108,7 @@ def test_a_move_reuses_the_facts_and_other_changes_read_them_again() -> None:
             await asyncio.wait_for(socket.next_board(), 0.2)
         return [(fresh, version) for _room, fresh, version, _groups in painter.calls]
 
-    assert asyncio.run(scenario()) == [(True, -1), (False, 1), (True, 1)]
+    assert run_async(scenario()) == [(True, -1), (False, 1), (True, 1)]
 
 
 def test_a_version_is_delivered_once() -> None:
@@ -124,7 +125,7 @@ def test_a_version_is_delivered_once() -> None:
         await asyncio.sleep(0.05)
         return len(painter.calls)
 
-    assert asyncio.run(scenario()) == 1
+    assert run_async(scenario()) == 1
 
 
 class HandingPainter(FakePainter):
@@ -173,7 +174,7 @@ def test_a_board_handed_out_while_drawing_goes_out_at_once_and_once() -> None:
             await asyncio.wait_for(waiting.next_board(), 0.2)
         assert len(painter.calls) == 1
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_the_player_to_move_is_drawn_first_the_mover_last() -> None:
@@ -198,7 +199,7 @@ def test_a_slow_socket_gets_only_the_newest_board() -> None:
             return newest, True
         return newest, False
 
-    assert asyncio.run(scenario()) == ("seat0@5", False)
+    assert run_async(scenario()) == ("seat0@5", False)
 
 
 def test_a_failed_drawing_is_tried_again() -> None:
@@ -213,7 +214,7 @@ def test_a_failed_drawing_is_tried_again() -> None:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("app.realtime.RETRY_DELAY", 0.01)
-        assert asyncio.run(scenario()) == "seat0@4"
+        assert run_async(scenario()) == "seat0@4"
 
 
 def test_room_changed_from_a_worker_thread_reaches_the_loop() -> None:
@@ -229,7 +230,7 @@ def test_room_changed_from_a_worker_thread_reaches_the_loop() -> None:
         await asyncio.sleep(0.05)
         return len(painter.calls)
 
-    assert asyncio.run(scenario()) == 1
+    assert run_async(scenario()) == 1
 
 
 class StuckWebSocket:
@@ -266,7 +267,7 @@ def test_a_stuck_client_is_closed_instead_of_holding_the_room(
         assert await board(other) == "seat1@2"
         return stuck_client.closed_with, first
 
-    assert asyncio.run(scenario()) == (1013, "seat1@1")
+    assert run_async(scenario()) == (1013, "seat1@1")
 
 
 def test_the_api_is_documented_in_openapi(client: TestClient) -> None:
@@ -322,7 +323,7 @@ def test_the_listener_comes_back_after_its_connection_is_cut(postgres_url: str) 
                 await listener
 
     try:
-        asyncio.run(scenario())
+        run_async(scenario())
     finally:
         db.dispose()
 
@@ -378,7 +379,7 @@ def test_the_listener_follows_a_notified_move_and_wakes_the_room() -> None:
         hub._on_notify(notify.encode(room_id, 1, (seat, engine.canonical(move))))
         return await board(socket)
 
-    assert asyncio.run(scenario()) == "seat0@1"
+    assert run_async(scenario()) == "seat0@1"
     cached = positions.positions.get(room_id)
     assert cached is not None and cached.version == 1
 
@@ -439,7 +440,7 @@ def test_a_socket_gets_a_patch_on_top_of_the_board_it_was_sent_and_else_the_whol
         hub.redraw("r1")
         assert (await board(socket)).startswith('<div id="board"><p id="moves">3</p>')
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 class ChangedPartsPainter(PartsPainter):
@@ -502,4 +503,4 @@ def test_only_the_changed_parts_are_drawn_for_a_group_whose_sockets_show_its_las
         assert (await board(socket)).startswith('<div id="board"><p id="moves">3</p>')
         assert painter.previous[-2:] == [frozenset({group}), frozenset()]
 
-    asyncio.run(scenario())
+    run_async(scenario())

@@ -17,6 +17,7 @@ from app.realtime import Hub
 from app.roomsockets import BoardGroup, HandOut, RoomSocket
 from app.roomview import RoomFacts, Viewer
 from app.routes import ws
+from tests.app.async_support import run_async
 
 SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
 SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="c" * 43)
@@ -81,7 +82,7 @@ def test_an_idle_socket_and_its_feed_keep_no_board_already_sent() -> None:
             hub.leave("r1", socket)
         return len(painter.drawn), min(client.sent for client in clients), alive
 
-    drawn, least_sent, alive = asyncio.run(scenario())
+    drawn, least_sent, alive = run_async(scenario())
     assert drawn == 2  # one board per group: the player's and the spectators'
     assert least_sent > 0  # every socket got its board
     assert alive == [False, False]

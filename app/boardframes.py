@@ -8,7 +8,7 @@ the board element's attributes: two boards with the same frame look the same.
 A whole board is the ``id="board"`` element with ``data-frame``. A patch is one text message:
 
     <!--board-patch {"base": "<frame shown>", "frame": "<new frame>", "version": "7",
-                     "toMove": "1", "acting": "false", "class": "board"}-->
+                     "toMove": "1", "acting": "false", "playable": "", "class": "board"}-->
     <header class="mat-header" id="mat-head-0">…</header><section id="board-log">…</section>
 
 A page showing the board `base` copies the header onto its board element and swaps each part in
@@ -64,7 +64,7 @@ class DrawnBoard:
 
     frame: str
     attrs: Mapping[str, str]
-    """The board element's changing attributes: version, toMove, acting, class."""
+    """The board element's changing attributes: version, toMove, acting, playable, class."""
     parts: Mapping[str, str]
     """Part id -> its HTML, in the board's order."""
     hashes: Mapping[str, int]

@@ -145,12 +145,10 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
     code = words.code
 
     def card(tile: Tile) -> Markup:
-        # Only a player's supply cards link to the room (its panel); the rest are shared.
-        linked = is_player and tile.status == "supply"
-        return card_html(code, tile, is_player, view.room_id if linked else None)
+        return card_html(code, tile, is_player)
 
     def tile(t: Tile, extra_class: str) -> Markup:
-        return tile_html(code, t, extra_class, is_player, view.room_id if is_player else None)
+        return tile_html(code, t, extra_class, is_player)
 
     computer_name = _computer_name(view, words)
 
@@ -169,6 +167,9 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "room_id": view.room_id,
         "viewer_seat": view.viewer_seat,
         "acting": acting,
+        # The buildings the viewer may act on: the board element lists them and the page marks
+        # their tiles and cards (static/js/table.js), so a turn passing redraws neither.
+        "playable": " ".join(sorted(actionable)),
         "waiting_for_opponent": not all(view.seats_claimed),
         "turn_text": (
             turn_text(words, state.to_move, view.viewer_seat)
@@ -179,13 +180,11 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         ),
         "actions_left": actions_left_text(words, state.actions_left),
         "rounds": rounds(state),
-        "mats": [mat(view, seat, actionable, words) for seat in order],
+        "mats": [mat(view, seat, words) for seat in order],
         "wedges": WEDGES,
         "sector_hints": tuple(words.sector_hint(state.catalog, age) for age in range(len(WEDGES))),
-        "overview": [
-            (letter, when, Markup("").join(card(t) for t in tiles))
-            for letter, when, tiles in overview(view, actionable, words, acting=acting)
-        ],
+        "overview": overview(view, actionable, words, acting=acting),
+        "round_cards": lambda round_: Markup("").join(card(t) for t in round_.tiles),
         "log": log_html(view, words, event_items(view, words)),
         "forecast": engine.round_forecast(state),
         "sellable": sellable,

@@ -101,17 +101,16 @@ def _building_names(catalog: Catalog, lang: str) -> dict[str, str]:
 
 
 @lru_cache(maxsize=65536)
-def card_html(lang: str, tile: Tile, is_player: bool, room_id: str | None) -> Markup:
-    """A building's card in the overview (``room_id`` set: it opens the room's panel)."""
-    return macros(lang).overview_card(tile, is_player, room_id)  # type: ignore[no-any-return]
+def card_html(lang: str, tile: Tile, is_player: bool) -> Markup:
+    """A building's card in the overview (a player's supply card opens its panel). The link is
+    relative to the board's room, so one drawing serves every room."""
+    return macros(lang).overview_card(tile, is_player)  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=65536)
-def tile_html(
-    lang: str, tile: Tile, extra_class: str, is_player: bool, room_id: str | None
-) -> Markup:
-    """A building's tile on a wheel or among the locked ones."""
-    return macros(lang).tile_button(tile, extra_class, is_player, room_id)  # type: ignore[no-any-return]
+def tile_html(lang: str, tile: Tile, extra_class: str, is_player: bool) -> Markup:
+    """A building's tile on a wheel or among the locked ones (shared by every room, as a card)."""
+    return macros(lang).tile_button(tile, extra_class, is_player)  # type: ignore[no-any-return]
 
 
 def clear_caches() -> None:

@@ -30,6 +30,7 @@ from markupsafe import Markup
 
 from app.boardframes import SHELL_KEY, BoardSummary, DrawnBoard, frame_of, part_hash
 
+from .supply import SupplyRound
 from .templates import environment_for
 
 #: Stands for a form's move id while a part is drawn and digested.
@@ -86,17 +87,17 @@ def _mat_head(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
 
 def _mat_wheel(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
-    return (m.seat, m.tiles, _labels(context))
+    return (m.seat, m.buildings, _labels(context))
 
 
 def _mat_store(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
-    return (m.seat, m.counters, m.warehouse_label, id(context["warehouse"]))
+    return (m.seat, m.cells, m.name, id(context["warehouse"]))
 
 
 def _mat_locked(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
-    return (m.seat, m.locked)
+    return (m.seat, tuple(b for b, age in m.buildings if age is None))
 
 
 def _mat_sell(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
@@ -107,7 +108,8 @@ def _mat_sell(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
 
 
 def _round(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    return (extra["index"], extra["round"])
+    round_: SupplyRound = extra["round"]
+    return round_.key
 
 
 _MAT_KEYS: dict[str, KeyOf] = {
@@ -168,6 +170,7 @@ def board_attrs(context: Mapping[str, Any]) -> dict[str, str]:
         "version": str(context["version"]),
         "toMove": "" if to_move is None else str(to_move),
         "acting": "true" if context["acting"] else "false",
+        "playable": context["playable"],
         "class": context["board_class"],
     }
 

@@ -7,11 +7,14 @@ track shows the same rounds: past, current or still to come.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Hashable, Mapping
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from app.roomview import RoomView
 from engine import GameState
 
+from .cache import Same
 from .warehouse import have
 from .wheel import Tile, tile
 from .words import AMOUNT_ORDER, Words
@@ -50,10 +53,10 @@ def shortfall(words: Words, cost: Mapping[str, int], owned: Mapping[str, int]) -
     return t.gettext("needs %(need)s, you have %(have)s", need=t.join(needs), have=t.join(owns))
 
 
-def _status(state: GameState, building_id: str, owner: int | None) -> str:
+def _status(building_id: str, owner: int | None, supply: Collection[str]) -> str:
     if owner is not None:
         return "owned"
-    return "supply" if building_id in state.supply else "future"
+    return "supply" if building_id in supply else "future"
 
 
 def rounds(state: GameState) -> tuple[tuple[str, int, str], ...]:
@@ -68,39 +71,109 @@ def rounds(state: GameState) -> tuple[tuple[str, int, str], ...]:
     )
 
 
+class SupplyRound:
+    """The buildings of one round letter, as one viewer sees them: worked out only when drawn.
+
+    `key` is what the round's cards are drawn from, beyond what stays the same for the viewer
+    (language, room): the buildings' owners and places and, when the viewer may move, why each
+    supply card the viewer may not build cannot be built (which ones the viewer may build is
+    marked from the board element's ``data-playable``, not drawn here).
+    """
+
+    def __init__(
+        self,
+        view: RoomView,
+        index: int,
+        facts: RoundFacts,
+        actionable: Collection[str],
+        words: Words,
+        *,
+        acting: bool,
+    ) -> None:
+        self.index = index
+        self.letter = facts.letter
+        self.when = facts.when
+        self._view = view
+        self._facts = facts
+        self._words = words
+        offered = frozenset(b for b in facts.in_supply if b in actionable)
+        #: Why each supply card the viewer may not build cannot be built (only while acting).
+        self._reasons: dict[str, str] = {}
+        if acting and len(offered) < len(facts.in_supply):
+            wallet = have(view.state, view.viewer_seat) if view.viewer_seat is not None else {}
+            self._reasons = {
+                b: shortfall(words, cost_of(view.state, b), wallet)
+                or words.lang.gettext("no valid payment")
+                for b in sorted(facts.in_supply - offered)
+            }
+        self.key: Hashable = (index, facts, tuple(self._reasons.items()))
+
+    @cached_property
+    def tiles(self) -> list[Tile]:
+        """Every building of the round letter, in the catalog's order."""
+        state = self._view.state
+        tiles = []
+        for building_id, owner in zip(self._facts.buildings, self._facts.owners, strict=True):
+            status = _status(building_id, owner, self._facts.in_supply)
+            tiles.append(
+                tile(
+                    state.catalog,
+                    building_id,
+                    self._words.code,
+                    status=status,
+                    owner=owner,
+                    age=None,
+                    reason=self._reasons.get(building_id) if status == "supply" else None,
+                )
+            )
+        return tiles
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """One round letter in one position: the same for every viewer."""
+
+    letter: str
+    when: str
+    buildings: tuple[str, ...]
+    owners: tuple[int | None, ...]
+    in_supply: frozenset[str]
+
+
+def round_facts(state: GameState) -> tuple[RoundFacts, ...]:
+    """Each round letter's buildings, their owners and which are in the supply, once per
+    position (the boards of a version share the same state object)."""
+    return _round_facts(Same(state))
+
+
+@lru_cache(maxsize=64)
+def _round_facts(key: Same) -> tuple[RoundFacts, ...]:
+    state: GameState = key.obj  # type: ignore[assignment]
+    supply = frozenset(state.supply)
+    owner = {b: seat for seat, p in enumerate(state.players) for b, _ in p.buildings}
+    result = []
+    for letter, _actions, when in rounds(state):
+        ids = tuple(b.id for b in state.catalog.buildings if b.letter == letter)
+        result.append(
+            RoundFacts(
+                letter,
+                when,
+                ids,
+                tuple(owner.get(b) for b in ids),
+                frozenset(b for b in ids if b in supply),
+            )
+        )
+    return tuple(result)
+
+
 def overview(
     view: RoomView, actionable: Collection[str], words: Words, *, acting: bool
-) -> list[tuple[str, str, list[Tile]]]:
+) -> list[SupplyRound]:
     """Every building by round letter (with "past", "current" or "future" for the round).
 
     ``acting`` is whether the viewer may move now: then a supply card it cannot build says why.
     """
-    state = view.state
-    wallet = have(state, view.viewer_seat) if view.viewer_seat is not None else {}
-    letters: list[tuple[str, str, list[Tile]]] = []
-    for letter, _actions, when in rounds(state):
-        tiles = []
-        for building in state.catalog.buildings:
-            if building.letter != letter:
-                continue
-            owner = state.owner(building.id)
-            status = _status(state, building.id, owner)
-            reason = None
-            if status == "supply" and acting and building.id not in actionable:
-                reason = shortfall(
-                    words, cost_of(state, building.id), wallet
-                ) or words.lang.gettext("no valid payment")
-            tiles.append(
-                tile(
-                    state.catalog,
-                    building.id,
-                    words.code,
-                    status=status,
-                    owner=owner,
-                    age=None,
-                    actionable=status == "supply" and building.id in actionable,
-                    reason=reason,
-                )
-            )
-        letters.append((letter, when, tiles))
-    return letters
+    return [
+        SupplyRound(view, index, facts, actionable, words, acting=acting)
+        for index, facts in enumerate(round_facts(view.state))
+    ]

@@ -7,11 +7,14 @@ with the amount the cell is worth.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
 from app.roomview import RoomView
 from engine import Catalog, GameState, new_game, score_breakdown
+from engine.catalog import Cell
+from engine.state import Buildings
 
 from .wheel import Tile, multiplier_text, tile
 from .wheel_layout import Box, Label, layout_sector
@@ -31,26 +34,6 @@ class Counter:
     amount: int
     row: int
     col: int
-
-
-@dataclass(frozen=True)
-class Mat:
-    """One player's side of the table."""
-
-    seat: int
-    name: str
-    role: str
-    francs: int
-    score: int
-    breakdown: tuple[tuple[str, int], ...]
-    online: bool
-    claimed: bool
-    to_move: bool
-    counters: tuple[Counter, ...]
-    tiles: tuple[Tile, ...]
-    locked: tuple[Tile, ...]
-    warehouse_label: str
-    """What a screen reader says for the warehouse grid."""
 
 
 def have(state: GameState, seat: int) -> dict[str, int]:
@@ -99,60 +82,104 @@ def _places(catalog: Catalog, age: int, ids: list[str], lang: str) -> tuple[tupl
     )
 
 
-def mat(view: RoomView, seat: int, actionable: Collection[str], words: Words) -> Mat:
-    """One player's side of the table as the viewer sees it."""
-    state = view.state
-    catalog = state.catalog
-    ages = dict(state.players[seat].buildings)
-    by_sector: dict[int, list[str]] = {}
-    locked = []
-    for building_id in sorted(ages, key=lambda b: catalog.building(b).name):
-        age = ages[building_id]
-        if age is None:
-            locked.append(building_id)
-        else:
-            by_sector.setdefault(age, []).append(building_id)
+class Mat:
+    """One player's side of the table as the viewer sees it.
 
-    def owned(building_id: str, age: int | None, place: tuple[Label, Box] | None) -> Tile:
+    What is cheap (seat, role, francs, to move) is set at once; the rest (the score, the tiles
+    on the wheel, the counters) is worked out when a drawn part first reads it, so a board that
+    draws only a few parts (`app.ui.parts`) pays only for those.
+    """
+
+    def __init__(self, view: RoomView, seat: int, words: Words) -> None:
+        state = view.state
+        self.seat = seat
+        self.name = words.seat_name(seat)
+        self.role = seat_role(seat, view.viewer_seat)
+        self.francs = state.players[seat].francs
+        self.online = view.online[seat]
+        self.claimed = view.seats_claimed[seat]
+        self.to_move = state.to_move == seat and view.ending is None
+        self._state = state
+        self._words = words
+
+    @cached_property
+    def _breakdown(self) -> dict[str, Any]:
+        return score_breakdown(self._state, self.seat)
+
+    @cached_property
+    def score(self) -> int:
+        return int(self._breakdown["total"])
+
+    @cached_property
+    def breakdown(self) -> tuple[tuple[str, int], ...]:
+        catalog = self._state.catalog
+        return tuple(
+            (catalog.building(b).name_in(self._words.code), int(v))
+            for b, v in sorted(self._breakdown["buildings"].items(), key=lambda kv: -kv[1])
+        )
+
+    @cached_property
+    def counters(self) -> tuple[Counter, ...]:
+        return counters(self._state, self.seat, self._words)
+
+    @cached_property
+    def warehouse_label(self) -> str:
+        """What a screen reader says for the warehouse grid."""
+        words = self._words
+        return words.lang.gettext(
+            "Warehouse of %(player)s: %(goods)s",
+            player=self.name,
+            goods=", ".join(f"{c.name} {words.number(c.amount)}" for c in self.counters),
+        )
+
+    @property
+    def buildings(self) -> Buildings:
+        """The player's buildings with their ages, as the engine keeps them."""
+        return self._state.players[self.seat].buildings
+
+    @property
+    def cells(self) -> tuple[Cell, ...]:
+        """The goods' counter cells, as the engine keeps them."""
+        return self._state.players[self.seat].cells
+
+    def _tile(self, building_id: str, age: int | None, place: tuple[Label, Box] | None) -> Tile:
         return tile(
-            catalog,
+            self._state.catalog,
             building_id,
-            words.code,
+            self._words.code,
             status="owned",
-            owner=seat,
+            owner=self.seat,
             age=age,
-            actionable=building_id in actionable,
             reason=None,
             place=place,
         )
 
-    tiles = tuple(
-        owned(building_id, age, place)
-        for age, ids in sorted(by_sector.items())
-        for building_id, place in zip(ids, _places(catalog, age, ids, words.code), strict=True)
-    )
-    breakdown = score_breakdown(state, seat)
-    goods = counters(state, seat, words)
-    name = words.seat_name(seat)
-    return Mat(
-        seat=seat,
-        name=name,
-        role=seat_role(seat, view.viewer_seat),
-        francs=state.players[seat].francs,
-        score=int(breakdown["total"]),
-        breakdown=tuple(
-            (catalog.building(b).name_in(words.code), int(v))
-            for b, v in sorted(breakdown["buildings"].items(), key=lambda kv: -kv[1])
-        ),
-        online=view.online[seat],
-        claimed=view.seats_claimed[seat],
-        to_move=state.to_move == seat and view.ending is None,
-        counters=goods,
-        tiles=tiles,
-        locked=tuple(owned(b, None, None) for b in locked),
-        warehouse_label=words.lang.gettext(
-            "Warehouse of %(player)s: %(goods)s",
-            player=name,
-            goods=", ".join(f"{c.name} {words.number(c.amount)}" for c in goods),
-        ),
-    )
+    @cached_property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The buildings on the wheel, sector by sector."""
+        catalog = self._state.catalog
+        by_sector: dict[int, list[str]] = {}
+        for building_id, age in self._by_name:
+            if age is not None:
+                by_sector.setdefault(age, []).append(building_id)
+        code = self._words.code
+        return tuple(
+            self._tile(building_id, age, place)
+            for age, ids in sorted(by_sector.items())
+            for building_id, place in zip(ids, _places(catalog, age, ids, code), strict=True)
+        )
+
+    @cached_property
+    def locked(self) -> tuple[Tile, ...]:
+        """The buildings off the wheel (no action)."""
+        return tuple(self._tile(b, None, None) for b, age in self._by_name if age is None)
+
+    @property
+    def _by_name(self) -> list[tuple[str, int | None]]:
+        catalog = self._state.catalog
+        return sorted(self.buildings, key=lambda pair: catalog.building(pair[0]).name)
+
+
+def mat(view: RoomView, seat: int, words: Words) -> Mat:
+    """One player's side of the table as the viewer sees it."""
+    return Mat(view, seat, words)

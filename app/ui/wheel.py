@@ -3,7 +3,9 @@
 A player's buildings sit on their wheel by age: "The printed wheel has six sectors: 0, 2, 3, 4, 4+
 and '!'" (ages 0..5; a building reaching "!" is sold at the end of the round). A `Tile` is a
 building's card as the table draws it — on a wheel, among the locked ones, or in the overview —
-with who owns it, whether the viewer can act on it, and what a screen reader says.
+with who owns it and what a screen reader says. Whether the viewer can act on it is not part of
+it: the board element lists the buildings the viewer may act on (``data-playable``), and
+static/js/table.js marks their tiles and cards, so the tiles stay the same from turn to turn.
 """
 
 from __future__ import annotations
@@ -77,7 +79,6 @@ class Tile(Card):
     status: str  # "supply" | "owned" | "future"
     owner: int | None
     sector: str | None
-    actionable: bool
     reason: str | None
     aria: str
     """What a screen reader says: name, sector, owner, cost or arrival, and why it cannot act."""
@@ -96,7 +97,6 @@ def tile(
     status: str,
     owner: int | None,
     age: int | None,
-    actionable: bool,
     reason: str | None,
     place: tuple[Label, Box] | None = None,
 ) -> Tile:
@@ -109,7 +109,6 @@ def tile(
         status=status,
         owner=owner,
         sector=sector,
-        actionable=actionable,
         reason=reason,
         aria=_aria(words_for(lang), card, status=status, sector=sector, owner=owner, reason=reason),
         label=place[0] if place else None,

@@ -120,6 +120,7 @@
     board.dataset.frame = head.frame;
     board.dataset.toMove = head.toMove;
     board.dataset.acting = head.acting;
+    board.dataset.playable = head.playable || "";
     board.className = head["class"];
     patched = true;
     // The parts are swapped in here rather than by htmx's out-of-band swap, which fires two
@@ -184,6 +185,32 @@
   // After a partial board, every fold of the board as after a whole one.
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (patched) applyFolds(document.getElementById("board"));
+  });
+
+  // The buildings the viewer may act on now are listed on the board element (data-playable), not
+  // drawn into their tiles and cards, so a turn passing does not redraw the wheels and the supply:
+  // their tiles and supply cards are marked here after every board.
+  function markPlayable() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    var playable = (board.dataset.playable || "").split(" ");
+    board.querySelectorAll(".tile[data-building], .card-supply > .card-button").forEach(function (elt) {
+      var marked = elt.classList.contains("card-button") ? elt.parentElement : elt;
+      marked.classList.toggle("can-act", playable.indexOf(elt.dataset.building) !== -1);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", markPlayable);
+  document.addEventListener("htmx:wsAfterMessage", markPlayable);
+  document.addEventListener("htmx:oobAfterSwap", markPlayable);
+  document.addEventListener("htmx:afterSwap", markPlayable);
+
+  // A building's tile or card links to its panel relative to the board's room ("panel?building=…"),
+  // so that one drawing of it serves every room: the room is the board's.
+  document.addEventListener("htmx:configRequest", function (evt) {
+    var path = evt.detail.path;
+    if (typeof path !== "string" || path.indexOf("panel?") !== 0) return;
+    var board = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("[data-room]");
+    if (board) evt.detail.path = "/rooms/" + encodeURIComponent(board.dataset.room) + "/" + path;
   });
 
   // Keep the panel in step with the board: when the board gets newer than the panel, ask again —

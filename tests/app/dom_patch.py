@@ -97,6 +97,7 @@ def apply(page: Element, message: str) -> None:
             "data-frame": head["frame"],
             "data-to-move": head["toMove"],
             "data-acting": head["acting"],
+            "data-playable": head["playable"],
             "class": head["class"],
         }
     )

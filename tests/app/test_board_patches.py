@@ -3,6 +3,7 @@ first whole board gives the very board drawn last."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -156,3 +157,21 @@ def test_a_board_of_the_changed_parts_goes_only_as_a_patch() -> None:
     assert after.patch(older) is None or all(
         name in after.parts for name in after.hashes if older.hashes.get(name) != after.hashes[name]
     )
+
+
+def test_what_the_player_may_act_on_is_listed_on_the_board_not_drawn_into_its_tiles() -> None:
+    """A turn passing changes the marks (``data-playable``, applied by static/js/table.js), not
+    the wheels: the same tiles whether the player may act or the computer stands in."""
+    game = games.positions(30, random.Random(3).choice)
+    state, log = game[-1]
+    seat = state.to_move
+    assert seat is not None
+    acting = draw_board(games.room_view("r1", state, log, seat))
+    waiting = draw_board(
+        dataclasses.replace(games.room_view("r1", state, log, seat), standin_seat=seat)
+    )
+    assert acting.attrs["playable"] and not waiting.attrs["playable"]
+    assert acting.frame != waiting.frame
+    for part in ("mat-wheel-0", "mat-wheel-1", "mat-locked-0", "mat-locked-1"):
+        assert acting.parts[part] == waiting.parts[part]
+    assert "can-act" not in acting.whole()

@@ -9,7 +9,7 @@ import re
 import engine
 from app.roomview import LogEntry, RoomView
 from app.ui.board import render_board
-from app.ui.cache import clear_caches
+from app.ui.cache import card_html, clear_caches, tile_html
 from app.ui.templates import environment_for
 from bench.games import Position, positions, room_view
 
@@ -61,14 +61,22 @@ def test_two_games_in_rooms_of_the_same_name_keep_their_own_log() -> None:
     assert first != second
 
 
-def test_a_players_cards_link_to_their_own_room() -> None:
+def test_a_players_cards_link_to_the_panel_of_the_boards_own_room() -> None:
+    """The tiles and cards are drawn once for every room: their links are relative, resolved
+    against the board's ``data-room`` (static/js/table.js)."""
     clear_caches()
     state, log = game(3, 20)[-1]
     seat = state.to_move
     one = render_board(view("room-one", state, log, seat))
+    drawn = card_html.cache_info().currsize + tile_html.cache_info().currsize
     two = render_board(view("room-two", state, log, seat))
-    assert "/rooms/room-one/panel" in one and "/rooms/room-two/" not in one
-    assert "/rooms/room-two/panel" in two and "/rooms/room-one/" not in two
+    assert card_html.cache_info().currsize + tile_html.cache_info().currsize == drawn
+    assert 'data-room="room-one"' in one and "room-two" not in one
+    assert 'data-room="room-two"' in two and "room-one" not in two
+    links = re.findall(r'hx-get="([^"]*)"', one)
+    assert links and links == re.findall(r'hx-get="([^"]*)"', two)
+    assert all(link.startswith(("panel?building=", "/rooms/room-one/")) for link in links)
+    assert any(link.startswith("panel?building=") for link in links)
 
 
 def test_a_change_of_presence_or_links_is_drawn() -> None:

@@ -166,7 +166,8 @@ def test_a_seated_browser_keeps_its_seat_when_it_opens_the_spectator_or_review_l
         assert "set-cookie" not in opened.headers
     # the player's own controls are still there (a spectator's table has none)
     table = client.get(f"/rooms/{created['room']}")
-    assert table.status_code == 200 and f'hx-get="/rooms/{created["room"]}/panel' in table.text
+    assert table.status_code == 200 and 'hx-get="panel?building=' in table.text
+    assert f'data-room="{created["room"]}"' in table.text
     assert client.cookies.get(f"ip_{created['room']}") == created["token"]
     # a browser without a seat watches through the same link
     client.cookies.clear()

@@ -41,7 +41,9 @@ def test_a_building_that_can_only_gain_nothing_is_not_highlighted_and_warns() ->
         seat = state.to_move
         html = render_board(room_view("r", state, log, seat), lang="en")
         tile = re.search(rf'<g class="tile [^"]*"[^>]*data-building="{building}"', html)
+        playable = re.search(r'<div id="board"[^>]*data-playable="([^"]*)"', html)
         assert tile is not None and "can-act" not in tile.group(0)
+        assert playable is not None and building not in playable.group(1).split()
         panel = build_panel(state, seat, building, lang="en")
         assert panel.choice is not None and panel.choice.preview is not None
         assert (panel.choice.preview.warning or "").startswith("This gains you nothing")

@@ -93,7 +93,7 @@ def test_every_tile_of_random_games_sits_in_its_wedge(seed: int) -> None:
     for state, log in positions(400, rng.choice)[::7]:
         view = room_view("r", state, log, 0)
         for seat in (0, 1):
-            tiles = mat(view, seat, set(), words).tiles
+            tiles = mat(view, seat, words).tiles
             for t in tiles:
                 assert t.box is not None and t.label is not None
                 age = dict(state.players[seat].buildings)[t.id]

@@ -18,13 +18,15 @@ pytestmark = pytest.mark.browser
 
 #: The board as the page shows it and as the server draws it whole for the same viewer (the
 #: room page, fetched without opening a socket), serialised by the browser alike: the forms'
-#: one-off move ids, the folds the viewer opened or closed, htmx's emptied class lists aside.
+#: one-off move ids, the folds the viewer opened or closed, the marks the page puts on what the
+#: viewer may act on (from the board's data-playable), htmx's emptied class lists aside.
 SAME_BOARD = """async (html) => {
   function plain(board) {
     const copy = board.cloneNode(true);
     copy.removeAttribute("hx-swap-oob");
     copy.querySelectorAll("input[name=client_move_id]").forEach((i) => i.setAttribute("value", ""));
     copy.querySelectorAll("details").forEach((d) => d.removeAttribute("open"));
+    copy.querySelectorAll(".can-act").forEach((e) => e.classList.remove("can-act"));
     [copy, ...copy.querySelectorAll("[class='']")].forEach((e) => {
       if (e.getAttribute("class") === "") e.removeAttribute("class");
     });
@@ -62,10 +64,21 @@ class Frames:
         return sum(message.startswith(PATCH_PREFIX) for message in self.received)
 
 
+#: The buildings the board lists as playable, and those the page marked.
+MARKS = """() => {
+  const board = document.getElementById("board");
+  const marked = [...board.querySelectorAll(".can-act")].map(
+    (e) => (e.dataset.building ? e : e.querySelector("[data-building]")).dataset.building);
+  return [(board.dataset.playable || "").split(" ").filter(Boolean), marked];
+}"""
+
+
 def assert_same_board(server: Server, room: str, table: Table) -> None:
     html = table.page.request.get(f"{server.url}/rooms/{room}").text()
     shown, drawn = table.page.evaluate(SAME_BOARD, html)
     assert shown == drawn, f"{table.name}: the board shown is not the one drawn"
+    playable, marked = table.page.evaluate(MARKS)
+    assert set(marked) <= set(playable) and bool(marked) == bool(playable), table.name
 
 
 def test_partial_boards_keep_two_players_and_a_spectator_in_step(

@@ -75,36 +75,29 @@ class SupplyRound:
     """The buildings of one round letter, as one viewer sees them: worked out only when drawn.
 
     `key` is what the round's cards are drawn from, beyond what stays the same for the viewer
-    (language, room): the buildings' owners and places and, when the viewer may move, why each
-    supply card the viewer may not build cannot be built (which ones the viewer may build is
-    marked from the board element's ``data-playable``, not drawn here).
+    (language, room): the buildings' owners and places and, for a player, why each supply card
+    would not be built from the player's warehouse and francs. Whether that reason shows is the
+    page's business: only while the player may move, on a card the player may not build now
+    (``data-playable`` on the board element, `static/js/table.js`), so a turn passing redraws
+    no card.
     """
 
-    def __init__(
-        self,
-        view: RoomView,
-        index: int,
-        facts: RoundFacts,
-        actionable: Collection[str],
-        words: Words,
-        *,
-        acting: bool,
-    ) -> None:
+    def __init__(self, view: RoomView, index: int, facts: RoundFacts, words: Words) -> None:
         self.index = index
         self.letter = facts.letter
         self.when = facts.when
         self._view = view
         self._facts = facts
         self._words = words
-        offered = frozenset(b for b in facts.in_supply if b in actionable)
-        #: Why each supply card the viewer may not build cannot be built (only while acting).
+        #: Why each supply card could not be built by the viewer (a player): what the cost lacks,
+        #: or, when the cost can be covered, that no payment is valid now.
         self._reasons: dict[str, str] = {}
-        if acting and len(offered) < len(facts.in_supply):
-            wallet = have(view.state, view.viewer_seat) if view.viewer_seat is not None else {}
+        if view.viewer_seat is not None:
+            wallet = have(view.state, view.viewer_seat)
             self._reasons = {
                 b: shortfall(words, cost_of(view.state, b), wallet)
                 or words.lang.gettext("no valid payment")
-                for b in sorted(facts.in_supply - offered)
+                for b in sorted(facts.in_supply)
             }
         self.key: Hashable = (index, facts, tuple(self._reasons.items()))
 
@@ -166,14 +159,8 @@ def _round_facts(key: Same) -> tuple[RoundFacts, ...]:
     return tuple(result)
 
 
-def overview(
-    view: RoomView, actionable: Collection[str], words: Words, *, acting: bool
-) -> list[SupplyRound]:
-    """Every building by round letter (with "past", "current" or "future" for the round).
-
-    ``acting`` is whether the viewer may move now: then a supply card it cannot build says why.
-    """
+def overview(view: RoomView, words: Words) -> list[SupplyRound]:
+    """Every building by round letter (with "past", "current" or "future" for the round)."""
     return [
-        SupplyRound(view, index, facts, actionable, words, acting=acting)
-        for index, facts in enumerate(round_facts(view.state))
+        SupplyRound(view, index, facts, words) for index, facts in enumerate(round_facts(view.state))
     ]

@@ -80,8 +80,10 @@ class Tile(Card):
     owner: int | None
     sector: str | None
     reason: str | None
+    """A supply card's: why the viewer could not build it (shown, and added to `aria`, by the
+    page while the viewer may move and may not build it: static/js/table.js)."""
     aria: str
-    """What a screen reader says: name, sector, owner, cost or arrival, and why it cannot act."""
+    """What a screen reader says: name, sector, owner, cost or arrival."""
     label: Label | None = None
     """On a wheel: the tile's text lines and multiplier ("×3" where it can be used)."""
     box: Box | None = None
@@ -110,7 +112,7 @@ def tile(
         owner=owner,
         sector=sector,
         reason=reason,
-        aria=_aria(words_for(lang), card, status=status, sector=sector, owner=owner, reason=reason),
+        aria=_aria(words_for(lang), card, status=status, sector=sector, owner=owner),
         label=place[0] if place else None,
         box=place[1] if place else None,
     )
@@ -123,7 +125,6 @@ def _aria(
     status: str,
     sector: str | None,
     owner: int | None,
-    reason: str | None,
 ) -> str:
     t = words.lang
     parts = [card.name]
@@ -135,6 +136,4 @@ def _aria(
         parts.append(t.gettext("cost %(cost)s", cost=card.cost))
     if status == "future":
         parts.append(t.gettext("arrives in round %(letter)s", letter=card.letter))
-    if reason:
-        parts.append(reason)
     return ", ".join(parts)

@@ -189,14 +189,26 @@
 
   // The buildings the viewer may act on now are listed on the board element (data-playable), not
   // drawn into their tiles and cards, so a turn passing does not redraw the wheels and the supply:
-  // their tiles and supply cards are marked here after every board.
+  // their tiles and supply cards are marked here after every board. A player's supply card also
+  // carries why it could not be built (.card-reason); while the player may move, the stylesheet
+  // shows it on the cards not marked, and here it is added to the card's spoken label.
   function markPlayable() {
     var board = document.getElementById("board");
     if (!board) return;
     var playable = (board.dataset.playable || "").split(" ");
+    var acting = board.dataset.acting === "true";
     board.querySelectorAll(".tile[data-building], .card-supply > .card-button").forEach(function (elt) {
-      var marked = elt.classList.contains("card-button") ? elt.parentElement : elt;
-      marked.classList.toggle("can-act", playable.indexOf(elt.dataset.building) !== -1);
+      var can = playable.indexOf(elt.dataset.building) !== -1;
+      if (!elt.classList.contains("card-button")) {
+        elt.classList.toggle("can-act", can);
+        return;
+      }
+      elt.parentElement.classList.toggle("can-act", can);
+      var reason = elt.querySelector(".card-reason");
+      if (!reason) return;
+      if (elt.dataset.label === undefined) elt.dataset.label = elt.getAttribute("aria-label") || "";
+      var label = acting && !can ? elt.dataset.label + ", " + reason.textContent : elt.dataset.label;
+      if (elt.getAttribute("aria-label") !== label) elt.setAttribute("aria-label", label);
     });
   }
   document.addEventListener("DOMContentLoaded", markPlayable);

@@ -42,9 +42,19 @@ class Same:
         return isinstance(other, Same) and other.obj is self.obj
 
 
-def log_html(view: RoomView, words: Words, between: Mapping[int, Markup] | None = None) -> Markup:
+#: The log is drawn as two parts: the moves since the last multiple of this many, and the ones
+#: before them, which change only when that boundary moves on.
+LOG_CHUNK = 8
+
+
+def log_html(
+    view: RoomView, words: Words, between: Mapping[int, Markup] | None = None
+) -> tuple[Markup, Markup]:
     """The move log, newest first, put into words from the stored engine events; `between[v]`
-    (the room's other happenings) goes right after the first `v` moves.
+    (the room's other happenings) goes right after the first `v` moves. In two pieces: the
+    newest moves (those after the last multiple of `LOG_CHUNK` moves, with the happenings after
+    them), then every one before them, so that a move changes the first piece only, and the
+    second once every `LOG_CHUNK` moves.
 
     Only the moves are numbered, each by the step of the game it leads to (as the review counts
     them: the number of moves in force after it); a takeback and the happenings are notes
@@ -62,15 +72,19 @@ def log_html(view: RoomView, words: Words, between: Mapping[int, Markup] | None 
 @lru_cache(maxsize=32)
 def _log_list(
     key: Same, lang: str, catalog: Catalog, between_items: tuple[tuple[int, Markup], ...]
-) -> Markup:
+) -> tuple[Markup, Markup]:
     log: Sequence[LogEntry] = key.obj  # type: ignore[assignment]
     between = dict(between_items)
     numbers = move_numbers(log)
-    parts = [between.get(len(log), Markup(""))]
-    for entry, number in zip(reversed(log), reversed(numbers), strict=True):
-        parts.append(_log_entry_html(Same(entry), lang, catalog, number))
-        parts.append(between.get(entry.seq, Markup("")))
-    return Markup("").join(parts)
+    split = len(log) // LOG_CHUNK * LOG_CHUNK
+    newest = [between.get(len(log), Markup(""))]
+    before: list[Markup] = []
+    for index in reversed(range(len(log))):
+        entry = log[index]
+        piece = newest if index >= split else before
+        piece.append(_log_entry_html(Same(entry), lang, catalog, numbers[index]))
+        piece.append(between.get(entry.seq, Markup("")))
+    return Markup("").join(newest), Markup("").join(before)
 
 
 def move_numbers(log: Sequence[LogEntry]) -> list[int | None]:

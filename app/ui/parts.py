@@ -3,7 +3,7 @@
 
 A part is an element with a stable id whose content a move may change: the status bar, the room's
 life, the invitation, the game over, each mat's header, wheel, warehouse, no-action buildings and
-sell row, each round of the supply, the log, the links. What stays put for a viewer (the mats'
+sell row, each round of the supply, the log's newest moves and the moves before them, the links. What stays put for a viewer (the mats'
 frames and folds, the legend, the supply's heading) is the shell.
 
 The forms' one-off move ids (``client_move_id()``) are drawn as a mark first, so a part's digest
@@ -14,7 +14,8 @@ beyond what stays the same for one group of alike viewers (viewer, language, roo
 draws a group's next board it passes the group's previous `BoardSummary`; a part whose key is the
 same as then is neither drawn nor digested, its digest is taken over. Such a board can be sent as a
 patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
-board. The status bar, the room's life and the log change with nearly every move and have no key.
+board. The status bar, the room's life and the log's newest moves change with nearly every move
+and have no key.
 """
 
 from __future__ import annotations
@@ -138,7 +139,8 @@ def _sources(context: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, A
             {"round": round_, "index": index},
             _round,
         )
-    yield "board-log", "board/log.html", {}, _always
+    for piece in ("newest", "earlier"):
+        yield f"log-{piece}", "board/log.html", {"piece": piece}, _always
     yield "board-links", "board/links.html", {}, lambda c, _: ("links", _links(c))
 
 

@@ -82,7 +82,8 @@ def test_a_patch_carries_only_the_parts_that_changed() -> None:
     ids = [part.attrs["id"] for part in elements(parse(patch[patch.index("-->") + 3 :]))]
     changed = [name for name in after.parts if before.hashes[name] != after.hashes[name]]
     assert ids == changed
-    assert "board-log" in ids and "mat-head-0" in ids
+    assert "log-newest" in ids and "mat-head-0" in ids
+    assert "log-earlier" not in ids  # moves 1-8 stay as they were
     assert "overview-round-11" not in ids  # the last round's supply is not touched yet
     assert len(patch) < len(after.whole()) / 2
 
@@ -149,7 +150,7 @@ def test_a_board_of_the_changed_parts_goes_only_as_a_patch() -> None:
     before = draw_board(games.room_view("r1", *game[10], None))
     after = draw_board(games.room_view("r1", *game[11], None), before=before.summary())
     assert not after.complete
-    assert "overview-round-11" not in after.parts and "board-log" in after.parts
+    assert "overview-round-11" not in after.parts and "log-newest" in after.parts
     with pytest.raises(ValueError):
         after.whole()
     assert after.patch(before.summary()) is not None

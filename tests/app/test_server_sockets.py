@@ -215,7 +215,7 @@ def test_a_move_sends_only_the_changed_parts_and_board_asks_for_the_whole(
         assert html.startswith(PATCH_PREFIX)
         header = json.loads(html[len(PATCH_PREFIX) : html.index("-->")])
         assert header["version"] == "1" and header["base"] != header["frame"]
-        assert 'id="board-log"' in html and 'id="board"' not in html
+        assert 'id="log-newest"' in html and 'id="board"' not in html
         watcher.send_text(WHOLE_BOARD_PLEASE)
         seen, html = next_board(watcher)
         assert seen == 1 and html.lstrip().startswith('<div id="board"')

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.browser
 #: The board as the page shows it and as the server draws it whole for the same viewer (the
 #: room page, fetched without opening a socket), serialised by the browser alike: the forms'
 #: one-off move ids, the folds the viewer opened or closed, the marks the page puts on what the
-#: viewer may act on (from the board's data-playable), htmx's emptied class lists aside.
+#: viewer may act on (from the board's data-playable) and the reasons it adds to the supply
+#: cards' labels, htmx's emptied class lists aside.
 SAME_BOARD = """async (html) => {
   function plain(board) {
     const copy = board.cloneNode(true);
@@ -27,6 +28,10 @@ SAME_BOARD = """async (html) => {
     copy.querySelectorAll("input[name=client_move_id]").forEach((i) => i.setAttribute("value", ""));
     copy.querySelectorAll("details").forEach((d) => d.removeAttribute("open"));
     copy.querySelectorAll(".can-act").forEach((e) => e.classList.remove("can-act"));
+    copy.querySelectorAll("[data-label]").forEach((e) => {
+      e.setAttribute("aria-label", e.dataset.label);
+      e.removeAttribute("data-label");
+    });
     [copy, ...copy.querySelectorAll("[class='']")].forEach((e) => {
       if (e.getAttribute("class") === "") e.removeAttribute("class");
     });
@@ -73,12 +78,32 @@ MARKS = """() => {
 }"""
 
 
-def assert_same_board(server: Server, room: str, table: Table) -> None:
+#: Each supply card's reason: shown, and in its label, exactly while the viewer may move and may
+#: not build it.
+REASONS = """() => {
+  const board = document.getElementById("board");
+  const acting = board.dataset.acting === "true";
+  return [...board.querySelectorAll(".card-supply .card-reason")].map((reason) => {
+    const button = reason.closest(".card-button");
+    const wanted = acting && !button.parentElement.classList.contains("can-act");
+    const shown = reason.getClientRects().length > 0;
+    const said = button.getAttribute("aria-label").endsWith(", " + reason.textContent);
+    return [button.dataset.building, wanted, shown, said];
+  });
+}"""
+
+
+def assert_same_board(server: Server, room: str, table: Table) -> int:
+    """The board shown is the one drawn; the number of reasons shown on it."""
     html = table.page.request.get(f"{server.url}/rooms/{room}").text()
     shown, drawn = table.page.evaluate(SAME_BOARD, html)
     assert shown == drawn, f"{table.name}: the board shown is not the one drawn"
     playable, marked = table.page.evaluate(MARKS)
     assert set(marked) <= set(playable) and bool(marked) == bool(playable), table.name
+    reasons = table.page.evaluate(REASONS)
+    for building, wanted, shown, said in reasons:
+        assert wanted == shown == said, (table.name, building, wanted, shown, said)
+    return sum(shown for _building, _wanted, shown, _said in reasons)
 
 
 def test_partial_boards_keep_two_players_and_a_spectator_in_step(
@@ -88,12 +113,14 @@ def test_partial_boards_keep_two_players_and_a_spectator_in_step(
     frames = [Frames(table) for table in people]
     room = start_room(server.url, host, guest, spectator)
     rng = random.Random(17)
+    reasons_shown = 0
     for version in range(1, 9):
         mover = host if host.page.locator("#board").get_attribute("data-to-move") == "0" else guest
         mover.play_any(rng)
         everyone_sees(version, *people)
         for table in people:
-            assert_same_board(server, room, table)
+            reasons_shown += assert_same_board(server, room, table)
+    assert reasons_shown > 0
     assert all(f.patches >= 8 for f in frames), [f.patches for f in frames]
     assert all(WHOLE_BOARD_PLEASE not in f.sent for f in frames)
     assert room_id_of(spectator.page) == room

@@ -2,9 +2,10 @@
 (templates/board.html), compared by digest from version to version (`app.boardframes`).
 
 A part is an element with a stable id whose content a move may change: the status bar, the room's
-life, the invitation, the game over, each mat's header, wheel, warehouse, no-action buildings and
-sell row, each round of the supply, the log's newest moves and the moves before them, the links. What stays put for a viewer (the mats'
-frames and folds, the legend, the supply's heading) is the shell.
+life, the invitation, the game over, each mat's header, wheel, warehouse counters, goods counts,
+no-action buildings and sell row, each round of the supply, the log's newest moves and the moves
+before them, the links. What stays put for a viewer (the mats' frames and folds, the warehouses'
+printed cells, the legend, the supply's heading, the log's heading) is the shell.
 
 The forms' one-off move ids (``client_move_id()``) are drawn as a mark first, so a part's digest
 depends only on what it shows; each mark is then filled in with a fresh id.
@@ -117,6 +118,7 @@ _MAT_KEYS: dict[str, KeyOf] = {
     "head": _mat_head,
     "wheel": _mat_wheel,
     "store": _mat_store,
+    "goods": _mat_store,
     "locked": _mat_locked,
     "sell": _mat_sell,
 }

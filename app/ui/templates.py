@@ -121,6 +121,8 @@ DRAWN_MACROS = frozenset(
         "wheel_face",
         "table_legend",
         "warehouse_grid",
+        "warehouse_back",
+        "warehouse_counters",
         "goods_counts",
         "coin",
         "round_track",

@@ -5,7 +5,7 @@ A part is an element with a stable id whose content a move may change: the statu
 life, the invitation, the game over, each mat's header, wheel, warehouse counters, goods counts,
 no-action buildings and sell row, each round of the supply, the log's newest moves and the moves
 before them, the links. What stays put for a viewer (the mats' frames and folds, the warehouses'
-printed cells, the legend, the supply's heading, the log's heading) is the shell.
+printed cells, the wheels' discs, the legend, the supply's heading, the log's heading) is the shell.
 
 The forms' one-off move ids (``client_move_id()``) are drawn as a mark first, so a part's digest
 depends only on what it shows; each mark is then filled in with a fresh id.

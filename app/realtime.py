@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 import psycopg
@@ -52,6 +53,10 @@ from app.services.seats import forget_seat_tokens
 log = logging.getLogger(__name__)
 
 RETRY_DELAY = 1.0
+#: How long the thread drawing a room's boards stands back after handing one out, so that the
+#: event loop takes the interpreter at once and sends it (else it waits for the drawing of the
+#: next board to be interrupted, up to the interpreter's switch interval, 5 ms, at every step).
+HAND_OUT_PAUSE = 0.001
 
 
 class _Feed:
@@ -84,6 +89,7 @@ class _Feed:
 
         def hand_out(group: BoardGroup, board: DrawnBoard) -> None:
             loop.call_soon_threadsafe(self._hand_out, group, board)
+            time.sleep(HAND_OUT_PAUSE)
 
         while True:
             await self.changed.wait()

@@ -162,5 +162,6 @@ def _round_facts(key: Same) -> tuple[RoundFacts, ...]:
 def overview(view: RoomView, words: Words) -> list[SupplyRound]:
     """Every building by round letter (with "past", "current" or "future" for the round)."""
     return [
-        SupplyRound(view, index, facts, words) for index, facts in enumerate(round_facts(view.state))
+        SupplyRound(view, index, facts, words)
+        for index, facts in enumerate(round_facts(view.state))
     ]

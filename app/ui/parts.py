@@ -1,8 +1,8 @@
 """The board's parts: each drawn on its own (templates/board/*.html), put into the shell
 (templates/board.html), compared by digest from version to version (`app.boardframes`).
 
-A part is an element with a stable id whose content a move may change: the status bar, the room's
-life, the invitation, the game over, each mat's header, wheel, warehouse, no-action buildings and
+A part is an element with a stable id whose content a move may change: the status bar's round
+track, turn, scores, presence and pass button, the room's life, the invitation, the game over, each mat's header, wheel, warehouse, no-action buildings and
 sell row, each round of the supply, the log, the links. What stays put for a viewer (the mats'
 frames and folds, the legend, the supply's heading) is the shell.
 
@@ -14,7 +14,8 @@ beyond what stays the same for one group of alike viewers (viewer, language, roo
 draws a group's next board it passes the group's previous `BoardSummary`; a part whose key is the
 same as then is neither drawn nor digested, its digest is taken over. Such a board can be sent as a
 patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
-board. The status bar, the room's life and the log change with nearly every move and have no key.
+board. The status bar's turn, the room's life and the log change with nearly every move and have
+no key.
 """
 
 from __future__ import annotations
@@ -80,6 +81,26 @@ def _final(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     return None if context["final"] else ("none",)
 
 
+def _scores(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    mats = tuple((m.seat, m.role, m.name, m.score, m.to_move) for m in context["mats"])
+    return ("scores", mats, _labels(context))
+
+
+def _presence(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    view = context["view"]
+    return (
+        "presence",
+        tuple(view.online),
+        tuple(view.seats_claimed),
+        view.spectators,
+        _labels(context),
+    )
+
+
+def _pass(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    return None if context["pass_move"] else ("no pass",)  # its form carries the version
+
+
 def _mat_head(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
     return (m.seat, m.role, m.francs, m.score, m.to_move, _labels(context))
@@ -124,7 +145,11 @@ _MAT_KEYS: dict[str, KeyOf] = {
 def _sources(context: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, Any], KeyOf]]:
     """(part id, template, the values it adds to the board's context, its key), in the board's
     order."""
-    yield "board-status", "board/status.html", {}, _always
+    yield "round-track", "board/status_rounds.html", {}, lambda c, _: ("rounds", c["rounds"])
+    yield "status-turn", "board/status_turn.html", {}, _always
+    yield "status-scores", "board/status_scores.html", {}, _scores
+    yield "status-presence", "board/status_presence.html", {}, _presence
+    yield "status-pass", "board/status_pass.html", {}, _pass
     yield "board-life", "board/life.html", {}, _always
     yield "board-invite", "board/invite.html", {}, lambda c, _: ("invite", _links(c))
     yield "board-final", "board/final.html", {}, _final

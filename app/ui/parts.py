@@ -16,6 +16,11 @@ same as then is neither drawn nor digested, its digest is taken over. Such a boa
 patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
 board. The status bar's turn, the room's life and the log change with nearly every move and have
 no key.
+
+A mat's wheel, warehouse and buildings off the wheel are drawn the same for every viewer of one
+language who is a player (and for every spectator): only the key and these two tell them apart.
+The hub draws a room's groups with one `Shared` memo, so such a part is drawn once per move for
+both players' boards.
 """
 
 from __future__ import annotations
@@ -49,6 +54,14 @@ def _fill_move_ids(html: str) -> str:
         return html
     pieces = html.split(MOVE_ID_MARK)
     return pieces[0] + "".join(secrets.token_hex(12) + rest for rest in pieces[1:])
+
+
+#: The parts drawn alike for every player (and every spectator) of a language (`Shared`).
+_SHARED_KINDS = ("mat-wheel-", "mat-store-", "mat-locked-")
+
+#: Parts drawn for one group of viewers, kept for the room's other groups while the hub draws a
+#: version: (part id, language, whether the viewer is a player, its key) -> (HTML, digest).
+Shared = dict[tuple[str, str, bool, Hashable], tuple[str, int]]
 
 
 #: What a part is drawn from: the board's context and the values the part adds -> a hashable
@@ -235,11 +248,15 @@ def _render(lang: str, name: str, values: dict[str, Any]) -> str:
 
 
 def _draw_parts(
-    context: dict[str, Any], lang: str, before: BoardSummary | None = None
+    context: dict[str, Any],
+    lang: str,
+    before: BoardSummary | None = None,
+    shared: Shared | None = None,
 ) -> tuple[str, dict[str, str], dict[str, int], dict[str, int]]:
     """The board's frame, the HTML of the parts drawn, every part's digest and key (hashed).
 
-    With `before` (the same group's previous board), a part whose key is unchanged is not drawn.
+    With `before` (the same group's previous board), a part whose key is unchanged is not drawn;
+    with `shared`, a wheel, warehouse or locked row another group drew alike is taken from it.
     """
     values = {**environment_for(lang).globals, **context, "client_move_id": _move_id_mark}
     marked: dict[str, str] = {}
@@ -247,15 +264,24 @@ def _draw_parts(
     keys: dict[str, int] = {}
     old_keys = before.keys if before is not None else {}
     for name, template, extra, key_of in _sources(context):
-        key = _key_hash(key_of(context, extra))
+        raw_key = key_of(context, extra)
+        key = _key_hash(raw_key)
+        memo = None
         if key is not None:
             keys[name] = key
             if old_keys.get(name) == key and before is not None and name in before.hashes:
                 hashes[name] = before.hashes[name]
                 continue
+            if shared is not None and name.startswith(_SHARED_KINDS):
+                memo = (name, lang, bool(context["is_player"]), raw_key)
+                if memo in shared:
+                    marked[name], hashes[name] = shared[memo]
+                    continue
         html = _render(lang, template, {**values, **extra} if extra else values)
         marked[name] = html
         hashes[name] = part_hash(html)
+        if memo is not None and shared is not None:
+            shared[memo] = (html, hashes[name])
     frame = frame_of(hashes, board_attrs(context))
     return frame, {name: _fill_move_ids(html) for name, html in marked.items()}, hashes, keys
 
@@ -272,12 +298,18 @@ def on_page(context: jinja2.runtime.Context) -> _Parts:
 
 
 def draw(
-    context: dict[str, Any], lang: str, *, oob: bool = True, before: BoardSummary | None = None
+    context: dict[str, Any],
+    lang: str,
+    *,
+    oob: bool = True,
+    before: BoardSummary | None = None,
+    shared: Shared | None = None,
 ) -> DrawnBoard:
     """A board for the sockets: its parts, their digests and its shell. With `before` (the same
     group's previous board) only the parts drawn from changed values are drawn: the board may
-    then be sent as a patch on top of `before` only (`DrawnBoard.complete`)."""
-    frame, html, hashes, keys = _draw_parts(context, lang, before)
+    then be sent as a patch on top of `before` only (`DrawnBoard.complete`). With `shared` (the
+    same room and version's other groups) the parts drawn alike for them are drawn once."""
+    frame, html, hashes, keys = _draw_parts(context, lang, before, shared)
     shell_key = _key_hash(_shell_key(context, oob))
     if shell_key is not None:
         keys[SHELL_KEY] = shell_key

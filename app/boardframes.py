@@ -9,7 +9,7 @@ A whole board is the ``id="board"`` element with ``data-frame``. A patch is one 
 
     <!--board-patch {"base": "<frame shown>", "frame": "<new frame>", "version": "7",
                      "toMove": "1", "acting": "false", "playable": "", "class": "board"}-->
-    <header class="mat-header" id="mat-head-0">…</header><section id="board-log">…</section>
+    <header class="mat-header" id="mat-head-0">…</header><ol class="log-entries" id="log-newest">…</ol>
 
 A page showing the board `base` copies the header onto its board element and swaps each part in
 by its id (outerHTML, as htmx's out-of-band swap would); static/js/table.js does this. A page

@@ -6,9 +6,14 @@ import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import Settings
+
+#: A pooled PostgreSQL connection idle for longer than this (seconds) is tried before it is
+#: handed out; one back in the pool more recently was working a moment ago.
+PING_AFTER_IDLE = 2.0
 
 
 def is_sqlite(engine: Engine) -> bool:
@@ -29,7 +34,32 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+    engine = create_engine(url, pool_size=20, max_overflow=20)
+    _ping_when_idle(engine)
+    return engine
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Try a pooled connection before handing it out when it has been idle for longer than
+    `PING_AFTER_IDLE`: a database restarted or a connection cut while it sat in the pool is
+    then replaced before use. SQLAlchemy's ``pool_pre_ping`` tries every checkout, a round trip
+    per transaction; under load a connection comes back to the pool and out again within
+    milliseconds. A connection that broke since its last use anyway fails that request with
+    503 (`app.main`), and the pool then replaces every connection it held."""
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info["returned_at"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _taken(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        returned = record.info.get("returned_at")
+        if returned is None or time.monotonic() - returned < PING_AFTER_IDLE:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as broken:
+            raise DisconnectionError() from broken  # the pool retries with a new connection
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -9,6 +9,7 @@ no board is drawn for sockets: the figures are what the post itself costs.
 
     .venv/bin/python bench/move_post.py                # 4 games each way
     .venv/bin/python bench/move_post.py --games 6 --json
+    .venv/bin/python bench/move_post.py --database-url postgresql+psycopg://postgres@127.0.0.1:5432/empty
 """
 
 from __future__ import annotations
@@ -85,10 +86,13 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=60, help="moves per game at most")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
+    parser.add_argument(
+        "--database-url", help="an empty database to play on (default: a fresh SQLite file)"
+    )
     args = parser.parse_args()
     figures: dict[str, list[float]] = {"page": [], "api": []}
     with tempfile.TemporaryDirectory(prefix="inland-move-post-") as data_dir:
-        url = f"sqlite:///{Path(data_dir) / 'bench.sqlite3'}"
+        url = args.database_url or f"sqlite:///{Path(data_dir) / 'bench.sqlite3'}"
         upgrade(url)
         settings = Settings(
             database_url=url, data_dir=Path(data_dir), rooms_per_minute=0, computer_warm_up=False

@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 import engine
 from app.models import Move, Room, Seat
@@ -22,11 +23,29 @@ from app.services.errors import (
     MoveRefused,
     NotStarted,
     NotYourTurn,
+    ServiceError,
     StaleVersion,
 )
 from app.services.lock import now, room_lock
 
 MAX_CLIENT_MOVE_ID = 64
+
+#: A move's row and its room's new version, written as plain statements on the transaction's
+#: connection: the ORM's unit of work would cost more than both of them.
+_MOVES = Move.metadata.tables[Move.__tablename__]
+_ROOMS = Room.metadata.tables[Room.__tablename__]
+_INSERT_MOVE = insert(_MOVES)
+_UPDATE_ROOM = (
+    update(_ROOMS)
+    .where(_ROOMS.c.id == bindparam("room"))
+    .values(
+        version=bindparam("version"),
+        takeback_seat=bindparam("takeback_seat"),
+        snapshot=bindparam("snapshot"),
+        finished=bindparam("finished"),
+        updated_at=bindparam("updated_at"),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -60,7 +79,10 @@ def submit_move(
     1. lock the room (`SELECT ... FOR UPDATE` on PostgreSQL; a per-room lock plus SQLite's write
        lock);
     2. a `client_move_id` this seat already used gets the original answer and applies nothing
-       when it carries the same move (compared canonically), else `ClientMoveIdReused`;
+       when it carries the same move (compared canonically), else `ClientMoveIdReused`; the
+       log is asked only when steps 3-5 refuse the move or its row clashes with the log's
+       (the unique `client_move_id` of the seat), since a move already in the log is one of
+       the two (`_answer_again`);
     3. the game must have started: both seats taken (else `NotStarted`), not ended early
        (else `NotYourTurn` "game_over");
     4. the version the client saw must be the room's version (else `StaleVersion`);
@@ -68,7 +90,8 @@ def submit_move(
        is the computer's (`by_computer`) until its owner takes over (else "standin_playing"),
        and the computer plays only its own seat or the one it stands in for;
     5. the engine applies the move (else `MoveRefused` with the engine's code and params);
-    6. append the canonical move, bump the version, refresh the snapshot, commit;
+    6. append the canonical move, bump the version, refresh the snapshot (plain statements,
+       not the ORM's flush), commit;
     7. only then publish "room R is at version V" (on PostgreSQL the NOTIFY is part of the
        transaction, so PostgreSQL delivers it only once the commit succeeded).
     """
@@ -78,73 +101,54 @@ def submit_move(
         # Control characters have no place in an id, and PostgreSQL refuses NUL in text.
         raise MoveRefused("bad_client_move_id", {"max_length": MAX_CLIENT_MOVE_ID})
     with room_lock(session, room_id) as room:
-        earlier = session.execute(
-            select(Move.seq, Move.move).where(
-                Move.room_id == room_id, Move.seat == seat, Move.client_move_id == client_move_id
-            )
-        ).first()
-        if earlier is not None:
-            if not _same_move(move, earlier.move):
-                raise ClientMoveIdReused()
-            answered = position(session, room_id, earlier.seq + 1)
-            session.rollback()
-            return MoveResult(
-                room_id=room_id,
-                version=earlier.seq + 1,
-                summary=engine.summary(answered.state),
-                entry=answered.log[-1],
-                state=answered.state,
-                duplicate=True,
-            )
-        if room.ending is not None:
-            raise NotYourTurn("game_over")
-        if room.version == room.start_moves and not both_seats_taken(session, room):
-            raise NotStarted()
-        if version != room.version:
-            raise StaleVersion(room_id, room.version)
-        if by_computer and seat not in (room.computer_seat, room.standin_seat):
-            raise NotYourTurn("not_your_turn")
-        if not by_computer and seat == room.standin_seat:
-            raise EndingRefused("standin_playing")
-        before = position(session, room_id, room.version)
-        state = before.state
-        if state.to_move is None:
-            raise NotYourTurn("game_over")
-        if state.to_move != seat:
-            raise NotYourTurn("not_your_turn")
         try:
-            parsed = engine.parse_move(move)
-            new_state, events = engine.apply_with_events(state, parsed)
-        except (engine.MalformedMove, engine.IllegalMove) as refused:
-            raise MoveRefused.by_engine(refused) from None
+            before, parsed, new_state, events = _checked(
+                session, room, seat=seat, move=move, version=version, by_computer=by_computer
+            )
+        except ServiceError:
+            again = _answer_again(session, room_id, seat, client_move_id, move)
+            if again is None:
+                raise
+            return again
         stamp = now()
-        session.add(
-            Move(
-                room_id=room_id,
-                seq=room.version,
-                seat=seat,
-                move=engine.canonical(parsed),
-                client_move_id=client_move_id,
-                created_at=stamp,
-            )
-        )
+        canonical = engine.canonical(parsed)
         new_version = room.version + 1
-        room.version = new_version
         lapsed = room.takeback_seat is not None  # a move lets an open takeback request lapse
-        room.takeback_seat = None
-        room.snapshot = engine.summary_json(new_state)
-        room.finished = engine.is_finished(new_state)
-        room.updated_at = stamp
-        queue_notify(session, room_id, new_version, (seat, engine.canonical(parsed)))
-        if lapsed:
-            queue_notify(session, room_id, None)
+        written = {
+            "version": new_version,
+            "takeback_seat": None,
+            "snapshot": engine.summary_json(new_state),
+            "finished": engine.is_finished(new_state),
+            "updated_at": stamp,
+        }
+        connection = session.connection()
         try:
+            connection.execute(
+                _INSERT_MOVE,
+                {
+                    "room_id": room_id,
+                    "seq": room.version,
+                    "seat": seat,
+                    "move": canonical,
+                    "client_move_id": client_move_id,
+                    "created_at": stamp,
+                },
+            )
+            connection.execute(_UPDATE_ROOM, {"room": room_id, **written})
+            queue_notify(session, room_id, new_version, (seat, canonical))
+            if lapsed:
+                queue_notify(session, room_id, None)
             session.commit()
         except IntegrityError:
             session.rollback()
+            again = _answer_again(session, room_id, seat, client_move_id, move)
+            if again is not None:
+                return again
             raise StaleVersion(room_id, version + 1) from None
+        for name, value in written.items():  # the row as now stored, without another flush
+            set_committed_value(room, name, value)
     entry = log_entry(version, seat, parsed, events)
-    played = (*before.played, (version, seat, engine.canonical(parsed)))
+    played = (*before.played, (version, seat, canonical))
     positions.put(room_id, Position(new_version, new_state, (*before.log, entry), played))
     if publisher is not None:
         publisher.room_changed(room_id, new_version)
@@ -156,6 +160,64 @@ def submit_move(
         summary=engine.summary(new_state),
         entry=entry,
         state=new_state,
+    )
+
+
+def _checked(
+    session: Session, room: Room, *, seat: int, move: Any, version: int, by_computer: bool
+) -> tuple[Position, engine.Move, engine.GameState, tuple[engine.Event, ...]]:
+    """Steps 3 to 5 of `submit_move` on the locked `room`: the position before the move, the
+    move parsed, the position after it and its events; else the refusal (a `ServiceError`)."""
+    if room.ending is not None:
+        raise NotYourTurn("game_over")
+    if room.version == room.start_moves and not both_seats_taken(session, room):
+        raise NotStarted()
+    if version != room.version:
+        raise StaleVersion(room.id, room.version)
+    if by_computer and seat not in (room.computer_seat, room.standin_seat):
+        raise NotYourTurn("not_your_turn")
+    if not by_computer and seat == room.standin_seat:
+        raise EndingRefused("standin_playing")
+    before = position(session, room.id, room.version)
+    state = before.state
+    if state.to_move is None:
+        raise NotYourTurn("game_over")
+    if state.to_move != seat:
+        raise NotYourTurn("not_your_turn")
+    try:
+        parsed = engine.parse_move(move)
+        new_state, events = engine.apply_with_events(state, parsed)
+    except (engine.MalformedMove, engine.IllegalMove) as refused:
+        raise MoveRefused.by_engine(refused) from None
+    return before, parsed, new_state, events
+
+
+def _answer_again(
+    session: Session, room_id: str, seat: int, client_move_id: str, move: Any
+) -> MoveResult | None:
+    """Step 2 of `submit_move`, asked only when the move would be refused or its row clashes
+    with the log's (a `client_move_id` the seat already used is in the log, so its move could
+    not be applied now without either): the original answer when `move` is the one logged
+    under this id, `ClientMoveIdReused` when it is another, None when the id is new."""
+    earlier = session.execute(
+        select(Move.seq, Move.move).where(
+            Move.room_id == room_id, Move.seat == seat, Move.client_move_id == client_move_id
+        )
+    ).first()
+    if earlier is None:
+        return None
+    if not _same_move(move, earlier.move):
+        session.rollback()
+        raise ClientMoveIdReused()
+    answered = position(session, room_id, earlier.seq + 1)
+    session.rollback()
+    return MoveResult(
+        room_id=room_id,
+        version=earlier.seq + 1,
+        summary=engine.summary(answered.state),
+        entry=answered.log[-1],
+        state=answered.state,
+        duplicate=True,
     )
 
 

@@ -227,14 +227,19 @@ def _computer_name(view: RoomView, words: Words) -> str | None:
 
 
 def draw_board(
-    view: RoomView, *, lang: str = DEFAULT_LANGUAGE, before: BoardSummary | None = None
+    view: RoomView,
+    *,
+    lang: str = DEFAULT_LANGUAGE,
+    before: BoardSummary | None = None,
+    shared: parts.Shared | None = None,
 ) -> DrawnBoard:
     """The board of one viewer in their language, in parts (`app.boardframes`): sent whole
     (root ``id="board"``, ``data-version``, ``data-frame``, out-of-band swap) or as a patch.
     With `before` (the same viewer's previous board) the parts whose values did not change are
-    not drawn, and the board goes only as a patch on top of `before` (`app.ui.parts`)."""
+    not drawn, and the board goes only as a patch on top of `before` (`app.ui.parts`); with
+    `shared` (one per room and version) a part drawn alike for another group is not drawn again."""
     code = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-    return parts.draw(board_context(view, lang=code), code, before=before)
+    return parts.draw(board_context(view, lang=code), code, before=before, shared=shared)
 
 
 def render_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> str:
@@ -283,15 +288,16 @@ class BoardPainter:
             version = max(version, facts.version)
             state, log = queries.load_position(session, room_id=room_id, version=version)
         boards = {}
+        shared: parts.Shared = {}  # the parts drawn alike for several groups, drawn once
         for group in sorted(groups, key=lambda group: drawing_order(group, state.to_move)):
             view: RoomView = queries.room_view(
                 facts, state, log, viewer=group.viewer, base_url=group.base_url
             )
             before = previous.get(group) if previous else None
             if before is None:
-                boards[group] = self._render(view, lang=group.lang)
+                boards[group] = self._render(view, lang=group.lang, shared=shared)
             else:
-                boards[group] = self._render(view, lang=group.lang, before=before)
+                boards[group] = self._render(view, lang=group.lang, before=before, shared=shared)
             if hand_out is not None:
                 hand_out(group, boards[group])
         return facts, version, boards

@@ -1,11 +1,12 @@
 """The board's parts: each drawn on its own (templates/board/*.html), put into the shell
 (templates/board.html), compared by digest from version to version (`app.boardframes`).
 
-A part is an element with a stable id whose content a move may change: the status bar, the room's
-life, the invitation, the game over, each mat's header, wheel, warehouse counters, goods counts,
-no-action buildings and sell row, each round of the supply, the log's newest moves and the moves
-before them, the links. What stays put for a viewer (the mats' frames and folds, the warehouses'
-printed cells, the wheels' discs, the legend, the supply's heading, the log's heading) is the shell.
+A part is an element with a stable id whose content a move may change: the status bar's round
+track, turn, scores, presence and pass button, the room's life, the invitation, the game over, each
+mat's header, wheel, warehouse counters, goods counts, no-action buildings and sell row, each round
+of the supply, the log's newest moves and the moves before them, the links. What stays put for a
+viewer (the mats' frames and folds, the warehouses' printed cells, the wheels' discs, the legend,
+the supply's heading, the log's heading) is the shell.
 
 The forms' one-off move ids (``client_move_id()``) are drawn as a mark first, so a part's digest
 depends only on what it shows; each mark is then filled in with a fresh id.
@@ -15,8 +16,13 @@ beyond what stays the same for one group of alike viewers (viewer, language, roo
 draws a group's next board it passes the group's previous `BoardSummary`; a part whose key is the
 same as then is neither drawn nor digested, its digest is taken over. Such a board can be sent as a
 patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
-board. The status bar, the room's life and the log's newest moves change with nearly every move
-and have no key.
+board. The status bar's turn, the room's life and the log's newest moves change with nearly every
+move and have no key.
+
+A mat's wheel, warehouse and buildings off the wheel are drawn the same for every viewer of one
+language who is a player (and for every spectator): only the key and these two tell them apart.
+The hub draws a room's groups with one `Shared` memo, so such a part is drawn once per move for
+both players' boards.
 """
 
 from __future__ import annotations
@@ -52,6 +58,14 @@ def _fill_move_ids(html: str) -> str:
     return pieces[0] + "".join(secrets.token_hex(12) + rest for rest in pieces[1:])
 
 
+#: The parts drawn alike for every player (and every spectator) of a language (`Shared`).
+_SHARED_KINDS = ("mat-wheel-", "mat-store-", "mat-goods-", "mat-locked-")
+
+#: Parts drawn for one group of viewers, kept for the room's other groups while the hub draws a
+#: version: (part id, language, whether the viewer is a player, its key) -> (HTML, digest).
+Shared = dict[tuple[str, str, bool, Hashable], tuple[str, int]]
+
+
 #: What a part is drawn from: the board's context and the values the part adds -> a hashable
 #: value (None: draw it every time).
 KeyOf = Callable[[Mapping[str, Any], Mapping[str, Any]], Hashable]
@@ -80,6 +94,26 @@ def _links(context: Mapping[str, Any]) -> Hashable:
 
 def _final(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     return None if context["final"] else ("none",)
+
+
+def _scores(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    mats = tuple((m.seat, m.role, m.name, m.score, m.to_move) for m in context["mats"])
+    return ("scores", mats, _labels(context))
+
+
+def _presence(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    view = context["view"]
+    return (
+        "presence",
+        tuple(view.online),
+        tuple(view.seats_claimed),
+        view.spectators,
+        _labels(context),
+    )
+
+
+def _pass(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    return None if context["pass_move"] else ("no pass",)  # its form carries the version
 
 
 def _mat_head(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
@@ -127,7 +161,11 @@ _MAT_KEYS: dict[str, KeyOf] = {
 def _sources(context: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, Any], KeyOf]]:
     """(part id, template, the values it adds to the board's context, its key), in the board's
     order."""
-    yield "board-status", "board/status.html", {}, _always
+    yield "round-track", "board/status_rounds.html", {}, lambda c, _: ("rounds", c["rounds"])
+    yield "status-turn", "board/status_turn.html", {}, _always
+    yield "status-scores", "board/status_scores.html", {}, _scores
+    yield "status-presence", "board/status_presence.html", {}, _presence
+    yield "status-pass", "board/status_pass.html", {}, _pass
     yield "board-life", "board/life.html", {}, _always
     yield "board-invite", "board/invite.html", {}, lambda c, _: ("invite", _links(c))
     yield "board-final", "board/final.html", {}, _final
@@ -214,11 +252,16 @@ def _render(lang: str, name: str, values: dict[str, Any]) -> str:
 
 
 def _draw_parts(
-    context: dict[str, Any], lang: str, before: BoardSummary | None = None
+    context: dict[str, Any],
+    lang: str,
+    before: BoardSummary | None = None,
+    shared: Shared | None = None,
 ) -> tuple[str, dict[str, str], dict[str, int], dict[str, int]]:
     """The board's frame, the HTML of the parts drawn, every part's digest and key (hashed).
 
-    With `before` (the same group's previous board), a part whose key is unchanged is not drawn.
+    With `before` (the same group's previous board), a part whose key is unchanged is not drawn;
+    with `shared`, a wheel, warehouse, goods counts or locked row another group drew alike is taken
+    from it.
     """
     values = {**environment_for(lang).globals, **context, "client_move_id": _move_id_mark}
     marked: dict[str, str] = {}
@@ -226,15 +269,24 @@ def _draw_parts(
     keys: dict[str, int] = {}
     old_keys = before.keys if before is not None else {}
     for name, template, extra, key_of in _sources(context):
-        key = _key_hash(key_of(context, extra))
+        raw_key = key_of(context, extra)
+        key = _key_hash(raw_key)
+        memo = None
         if key is not None:
             keys[name] = key
             if old_keys.get(name) == key and before is not None and name in before.hashes:
                 hashes[name] = before.hashes[name]
                 continue
+            if shared is not None and name.startswith(_SHARED_KINDS):
+                memo = (name, lang, bool(context["is_player"]), raw_key)
+                if memo in shared:
+                    marked[name], hashes[name] = shared[memo]
+                    continue
         html = _render(lang, template, {**values, **extra} if extra else values)
         marked[name] = html
         hashes[name] = part_hash(html)
+        if memo is not None and shared is not None:
+            shared[memo] = (html, hashes[name])
     frame = frame_of(hashes, board_attrs(context))
     return frame, {name: _fill_move_ids(html) for name, html in marked.items()}, hashes, keys
 
@@ -251,12 +303,18 @@ def on_page(context: jinja2.runtime.Context) -> _Parts:
 
 
 def draw(
-    context: dict[str, Any], lang: str, *, oob: bool = True, before: BoardSummary | None = None
+    context: dict[str, Any],
+    lang: str,
+    *,
+    oob: bool = True,
+    before: BoardSummary | None = None,
+    shared: Shared | None = None,
 ) -> DrawnBoard:
     """A board for the sockets: its parts, their digests and its shell. With `before` (the same
     group's previous board) only the parts drawn from changed values are drawn: the board may
-    then be sent as a patch on top of `before` only (`DrawnBoard.complete`)."""
-    frame, html, hashes, keys = _draw_parts(context, lang, before)
+    then be sent as a patch on top of `before` only (`DrawnBoard.complete`). With `shared` (the
+    same room and version's other groups) the parts drawn alike for them are drawn once."""
+    frame, html, hashes, keys = _draw_parts(context, lang, before, shared)
     shell_key = _key_hash(_shell_key(context, oob))
     if shell_key is not None:
         keys[SHELL_KEY] = shell_key

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from app.boardframes import PATCH_PREFIX, BoardSummary
 from app.i18n import LANGUAGES
 from app.roomview import RoomView
+from app.ui import parts
 from app.ui.board import draw_board, render_board
 from bench import games
 
@@ -176,3 +177,42 @@ def test_what_the_player_may_act_on_is_listed_on_the_board_not_drawn_into_its_ti
     for part in ("mat-wheel-0", "mat-wheel-1", "mat-locked-0", "mat-locked-1"):
         assert acting.parts[part] == waiting.parts[part]
     assert "can-act" not in acting.whole()
+
+
+SHARED = ("mat-wheel-", "mat-store-", "mat-locked-")
+
+
+@settings(max_examples=4, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    langs=st.lists(st.sampled_from(sorted(LANGUAGES)), min_size=3, max_size=3),
+)
+def test_a_rooms_groups_drawn_with_one_memo_get_the_boards_drawn_alone(
+    seed: int, langs: list[str]
+) -> None:
+    """The hub draws a room's groups (both players, the spectators; each in its language) with
+    one memo: the parts drawn alike for several of them are taken from it, and every board is
+    the one drawn for its group alone."""
+    rng = random.Random(seed)
+    game = games.positions(rng.randrange(20, 90), rng.choice)
+    viewers = list(zip((0, 1, None), langs, strict=True))
+    before: dict[int | None, BoardSummary] = {}
+    taken = 0
+    for at in range(len(game)):
+        shared: parts.Shared = {}
+        for seat, lang in viewers:
+            view = _view(game, at, seat, rng)
+            alone = draw_board(view, lang=lang, before=before.get(seat))
+            memo_size = len(shared)
+            board = draw_board(view, lang=lang, before=before.get(seat), shared=shared)
+            alike = [name for name in board.parts if name.startswith(SHARED)]
+            taken += len(alike) - (len(shared) - memo_size)  # not drawn: taken from the memo
+            assert (board.frame, board.hashes, board.keys) == (
+                alone.frame,
+                alone.hashes,
+                alone.keys,
+            )
+            assert board.parts.keys() == alone.parts.keys()
+            assert all(board.parts[name] == alone.parts[name] for name in alike)
+            before[seat] = board.summary()
+    assert taken > 0 or langs[0] != langs[1]

@@ -120,6 +120,28 @@ def test_a_client_move_id_used_for_another_move_is_refused_and_stores_nothing(
     assert room_state(client, room) == after
 
 
+def test_a_client_move_id_reused_at_the_current_version_is_refused_and_stores_nothing(
+    client: TestClient,
+) -> None:
+    """The id clashes with the log only when the row is written: a move that is legal now,
+    on the board the player sees, under an id the seat used before."""
+    room = new_room(client)
+    token = room["tokens"][0]
+    assert post_move(client, room, token, first_action(client, room, 0), 0, "mine").is_success
+    version = room_state(client, room)["version"]
+    while room_state(client, room)["summary"]["to_move"] != 0:
+        other = first_action(client, room, 1)
+        assert post_move(client, room, room["tokens"][1], other, version, f"o{version}").is_success
+        version += 1
+    after = room_state(client, room)
+    refused = post_move(client, room, token, first_action(client, room, 0), version, "mine")
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["code"] == "client_move_id_reused"
+    assert room_state(client, room) == after
+    log = client.get(f"/api/rooms/{room['room']}/moves", headers=bearer(room["spectator"]))
+    assert len(log.json()["moves"]) == version
+
+
 def test_illegal_and_malformed_moves_get_422_with_the_engines_reason(client: TestClient) -> None:
     room = new_room(client)
     token = room["tokens"][0]

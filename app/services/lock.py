@@ -3,6 +3,10 @@
 PostgreSQL: `SELECT ... FOR UPDATE` on the room's row. SQLite: a per-room lock inside this
 process, then a no-op UPDATE as the transaction's first statement, which takes SQLite's write
 lock (so other processes on the same file wait too).
+
+`room_lock` yields the room's ORM row; `room_columns_lock` only the columns asked for, as a plain
+row (a move's lock: the ORM's loading of the whole row, its snapshot included, cost more than the
+rest of the lock).
 """
 
 from __future__ import annotations
@@ -12,12 +16,15 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import Any, TypeVar
 
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import Row, select, update
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.models import Room
 from app.services.errors import RoomNotFound
+
+_Locked = TypeVar("_Locked")
 
 _SQLITE_LOCKS = tuple(threading.Lock() for _ in range(64))
 
@@ -40,8 +47,29 @@ def room_lock(session: Session, room_id: str) -> Iterator[Room]:
 
 
 @contextmanager
-def _held(session: Session, room_id: str, room: Room | None) -> Iterator[Room]:
-    """The locked room for the rest of the transaction, which is rolled back if left open."""
+def room_columns_lock(
+    session: Session, room_id: str, *columns: InstrumentedAttribute[Any]
+) -> Iterator[Row[Any]]:
+    """As `room_lock`, yielding only the room's `columns` (a plain row, read with one Core
+    `SELECT`; nothing enters the session's identity map)."""
+    query = select(*columns).where(Room.id == room_id)
+    if session.get_bind().dialect.name == "sqlite":
+        lock = _SQLITE_LOCKS[zlib.crc32(room_id.encode()) % len(_SQLITE_LOCKS)]
+        with lock:
+            session.execute(update(Room).where(Room.id == room_id).values(version=Room.version))
+            row = session.execute(query).first()
+            with _held(session, room_id, row) as held:
+                yield held
+        return
+    row = session.execute(query.with_for_update()).first()
+    with _held(session, room_id, row) as held:
+        yield held
+
+
+@contextmanager
+def _held(session: Session, room_id: str, room: _Locked | None) -> Iterator[_Locked]:
+    """The locked room (or its row) for the rest of the transaction, which is rolled back if
+    left open."""
     if room is None:
         session.rollback()
         raise RoomNotFound(room_id)

@@ -7,10 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Row, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import set_committed_value
 
 import engine
 from app.models import Move, Room, Seat
@@ -26,7 +25,7 @@ from app.services.errors import (
     ServiceError,
     StaleVersion,
 )
-from app.services.lock import now, room_lock
+from app.services.lock import now, room_columns_lock
 
 MAX_CLIENT_MOVE_ID = 64
 
@@ -45,6 +44,16 @@ _UPDATE_ROOM = (
         finished=bindparam("finished"),
         updated_at=bindparam("updated_at"),
     )
+)
+#: What a move reads of its room's row under the lock (not the snapshot it replaces).
+_LOCKED_COLUMNS = (
+    Room.id,
+    Room.version,
+    Room.start_moves,
+    Room.ending,
+    Room.computer_seat,
+    Room.standin_seat,
+    Room.takeback_seat,
 )
 
 
@@ -77,7 +86,7 @@ def submit_move(
     """Apply one move for `seat`, in this order:
 
     1. lock the room (`SELECT ... FOR UPDATE` on PostgreSQL; a per-room lock plus SQLite's write
-       lock);
+       lock), reading only the columns the move needs;
     2. a `client_move_id` this seat already used gets the original answer and applies nothing
        when it carries the same move (compared canonically), else `ClientMoveIdReused`; the
        log is asked only when steps 3-5 refuse the move or its row clashes with the log's
@@ -100,7 +109,7 @@ def submit_move(
     if not 1 <= len(client_move_id) <= MAX_CLIENT_MOVE_ID or not client_move_id.isprintable():
         # Control characters have no place in an id, and PostgreSQL refuses NUL in text.
         raise MoveRefused("bad_client_move_id", {"max_length": MAX_CLIENT_MOVE_ID})
-    with room_lock(session, room_id) as room:
+    with room_columns_lock(session, room_id, *_LOCKED_COLUMNS) as room:
         try:
             before, parsed, new_state, events = _checked(
                 session, room, seat=seat, move=move, version=version, by_computer=by_computer
@@ -145,8 +154,6 @@ def submit_move(
             if again is not None:
                 return again
             raise StaleVersion(room_id, version + 1) from None
-        for name, value in written.items():  # the row as now stored, without another flush
-            set_committed_value(room, name, value)
     entry = log_entry(version, seat, parsed, events)
     played = (*before.played, (version, seat, canonical))
     positions.put(room_id, Position(new_version, new_state, (*before.log, entry), played))
@@ -164,7 +171,7 @@ def submit_move(
 
 
 def _checked(
-    session: Session, room: Room, *, seat: int, move: Any, version: int, by_computer: bool
+    session: Session, room: Row[Any], *, seat: int, move: Any, version: int, by_computer: bool
 ) -> tuple[Position, engine.Move, engine.GameState, tuple[engine.Event, ...]]:
     """Steps 3 to 5 of `submit_move` on the locked `room`: the position before the move, the
     move parsed, the position after it and its events; else the refusal (a `ServiceError`)."""
@@ -221,7 +228,7 @@ def _answer_again(
     )
 
 
-def both_seats_taken(session: Session, room: Room) -> bool:
+def both_seats_taken(session: Session, room: Room | Row[Any]) -> bool:
     """Whether both seats of `room` are taken (by people, or one by the computer)."""
     held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
     if room.computer_seat is not None:

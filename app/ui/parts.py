@@ -246,9 +246,15 @@ def _template(lang: str, name: str) -> jinja2.Template:
 
 def _render(lang: str, name: str, values: dict[str, Any]) -> str:
     """Render with `values` as they are: they already hold the environment's globals, so the
-    context is not copied together from them and the globals for each of the ~30 parts."""
+    context is not copied together from them and the globals for each of the ~30 parts. The
+    context is made without the template's globals (a chain of the template's and the
+    environment's, listed whole for every context made): the board's templates have none of
+    their own, so their imports see the same globals either way."""
     template = _template(lang, name)
-    return "".join(template.root_render_func(template.new_context(values, shared=True)))
+    context = jinja2.runtime.new_context(
+        template.environment, template.name, template.blocks, values, shared=True
+    )
+    return "".join(template.root_render_func(context))
 
 
 def _draw_parts(

@@ -17,7 +17,8 @@ draws a group's next board it passes the group's previous `BoardSummary`; a part
 same as then is neither drawn nor digested, its digest is taken over. Such a board can be sent as a
 patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
 board. The status bar's turn, the room's life and the log's newest moves change with nearly every
-move and have no key.
+move and have no key; the log's earlier moves are keyed by their drawing, which changes once
+every eight moves.
 
 A mat's wheel, warehouse and buildings off the wheel are drawn the same for every viewer of one
 language who is a player (and for every spectator): only the key and these two tell them apart.
@@ -143,6 +144,12 @@ def _mat_sell(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     return ("none", m.seat)
 
 
+def _log_earlier(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    """The moves before the newest ones, as drawn (`app.ui.cache.log_html`): the same drawing,
+    one string for every viewer of a language, until they move on (every `LOG_CHUNK` moves)."""
+    return ("log-earlier", context["log"][1])
+
+
 def _round(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     round_: SupplyRound = extra["round"]
     return round_.key
@@ -179,8 +186,8 @@ def _sources(context: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, A
             {"round": round_, "index": index},
             _round,
         )
-    for piece in ("newest", "earlier"):
-        yield f"log-{piece}", "board/log.html", {"piece": piece}, _always
+    yield "log-newest", "board/log.html", {"piece": "newest"}, _always
+    yield "log-earlier", "board/log.html", {"piece": "earlier"}, _log_earlier
     yield "board-links", "board/links.html", {}, lambda c, _: ("links", _links(c))
 
 

@@ -7,7 +7,8 @@ address: `BoardGroup`) and hands every socket its group's HTML as soon as that g
 drawn: the player to move first, then the mover (a move's HTTP answer is only the panel's
 message: the mover's own board comes this way too), then the spectators. So a move costs one
 read and a render per distinct viewer, not a read and a render per socket, and the player
-waiting for the move does not wait for the other boards. The read itself is small: the position
+waiting for the move does not wait for the other boards (nor for the answer to the page's
+post, which waits for that first board: `Hub.wait_for_board`). The read itself is small: the position
 comes from the position cache (`app.positions`), and the room's facts (seats, presence, rematch)
 are only read again after a change that was not a move.
 
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections.abc import Callable
 
@@ -77,6 +79,18 @@ class _Feed:
         self.task: asyncio.Task[None] | None = None
         self.chat_changed = asyncio.Event()
         self.chat_task: asyncio.Task[None] | None = None
+        #: The version the current drawing is for (at least).
+        self.drawing = -1
+        #: The newest version whose first board went to the sockets (`Hub.wait_for_board`).
+        self.handed_out = -1
+        self.handed_out_changed = threading.Condition()
+
+    def handed_out_version(self, version: int) -> None:
+        """A board of `version` went to the sockets: wake who waits for it (any thread)."""
+        if version > self.handed_out:
+            with self.handed_out_changed:
+                self.handed_out = version
+                self.handed_out_changed.notify_all()
 
     async def draw_boards(self, room_id: str, make_boards: BoardMaker) -> None:
         """Draw and hand out the room's boards after every change, for as long as it is watched.
@@ -100,6 +114,7 @@ class _Feed:
             previous = self._patchable(groups)
             self.whole_wanted.clear()
             self.offers = {}
+            self.drawing = self.version
             try:
                 facts, version, boards = await asyncio.to_thread(
                     make_boards, room_id, facts, self.version, groups, hand_out, previous
@@ -114,6 +129,7 @@ class _Feed:
             if not self.facts_stale:
                 self.facts = facts
             self.version = max(self.version, version)
+            self.handed_out_version(version)
             # The boards handed out while drawing were offered before this point (the loop runs
             # callbacks in order); every socket is offered its group's board now (again: a
             # socket that has it already takes nothing), sockets that joined meanwhile too.
@@ -155,6 +171,7 @@ class _Feed:
             if socket.group == group and not socket.offer_board(offer):
                 self.whole_wanted.add(group)  # its page changed while the boards were drawn
                 self.changed.set()
+        self.handed_out_version(self.drawing)
 
     async def draw_chats(self, room_id: str, make_chats: ChatMaker) -> None:
         """Draw and hand out the room's chat after every change, for as long as it is watched."""
@@ -209,6 +226,7 @@ class Hub:
         feed.sockets.discard(socket)
         if not feed.sockets:
             del self._feeds[room_id]
+            feed.handed_out_version(2**63)  # nobody waits for a board that will not come
             for task in (feed.task, feed.chat_task):
                 if task is not None:
                     task.cancel()
@@ -229,6 +247,16 @@ class Hub:
         else:
             feed.version = version
         feed.changed.set()
+
+    def wait_for_board(self, room_id: str, version: int, timeout: float) -> None:
+        """Block (a worker thread, never the event loop) until the first board of the room at
+        `version` or later went to this process's sockets, or for `timeout` seconds at most; at
+        once when no page here watches the room."""
+        feed = self._feeds.get(room_id)
+        if feed is None:
+            return
+        with feed.handed_out_changed:
+            feed.handed_out_changed.wait_for(lambda: feed.handed_out >= version, timeout)
 
     def redraw(self, room_id: str) -> None:
         """Send the room's boards again though nothing changed (a client that fell behind)."""

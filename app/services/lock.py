@@ -4,9 +4,8 @@ PostgreSQL: `SELECT ... FOR UPDATE` on the room's row. SQLite: a per-room lock i
 process, then a no-op UPDATE as the transaction's first statement, which takes SQLite's write
 lock (so other processes on the same file wait too).
 
-`room_lock` yields the room's ORM row; `room_columns_lock` only the columns asked for, as a plain
-row (a move's lock: the ORM's loading of the whole row, its snapshot included, cost more than the
-rest of the lock).
+`room_lock` yields the room's ORM object; `room_columns_lock` only the columns asked for, as a
+plain row (a move's lock: it needs a handful of values, not the whole row with its snapshot).
 """
 
 from __future__ import annotations

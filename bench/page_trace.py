@@ -87,9 +87,12 @@ def main_threads(events: list[dict[str, Any]]) -> dict[int, int]:
     """Renderer process id → its main thread's id."""
     found = {}
     for event in events:
-        if event.get("ph") == "M" and event.get("name") == "thread_name":
-            if event["args"].get("name") == "CrRendererMain":
-                found[event["pid"]] = event["tid"]
+        if (
+            event.get("ph") == "M"
+            and event.get("name") == "thread_name"
+            and event["args"].get("name") == "CrRendererMain"
+        ):
+            found[event["pid"]] = event["tid"]
     return found
 
 

@@ -85,6 +85,12 @@ class _Feed:
         self.handed_out = -1
         self.handed_out_changed = threading.Condition()
 
+    def wait_for(self, version: int, timeout: float) -> None:
+        """Block (a worker thread) until a board of `version` or later went to the sockets, or
+        for `timeout` seconds."""
+        with self.handed_out_changed:
+            self.handed_out_changed.wait_for(lambda: self.handed_out >= version, timeout)
+
     def handed_out_version(self, version: int) -> None:
         """A board of `version` went to the sockets: wake who waits for it (any thread)."""
         if version > self.handed_out:
@@ -249,14 +255,10 @@ class Hub:
         feed.changed.set()
 
     def wait_for_board(self, room_id: str, version: int, timeout: float) -> None:
-        """Block (a worker thread, never the event loop) until the first board of the room at
-        `version` or later went to this process's sockets, or for `timeout` seconds at most; at
-        once when no page here watches the room."""
-        feed = self._feeds.get(room_id)
-        if feed is None:
-            return
-        with feed.handed_out_changed:
-            feed.handed_out_changed.wait_for(lambda: feed.handed_out >= version, timeout)
+        """Block a worker thread until the room's first board at `version` or later went to the
+        sockets here, `timeout` seconds at most (at once when no page here watches the room)."""
+        if (feed := self._feeds.get(room_id)) is not None:
+            feed.wait_for(version, timeout)
 
     def redraw(self, room_id: str) -> None:
         """Send the room's boards again though nothing changed (a client that fell behind)."""

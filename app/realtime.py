@@ -8,7 +8,7 @@ drawn: the player to move first, then the mover (a move's HTTP answer is only th
 message: the mover's own board comes this way too), then the spectators. So a move costs one
 read and a render per distinct viewer, not a read and a render per socket, and the player
 waiting for the move does not wait for the other boards (nor for the answer to the page's
-post, which waits for that first board: `Hub.wait_for_board`). The read itself is small: the position
+post, which waits until the move's boards went out: `Hub.wait_for_boards`). The read itself is small: the position
 comes from the position cache (`app.positions`), and the room's facts (seats, presence, rematch)
 are only read again after a change that was not a move.
 
@@ -79,20 +79,18 @@ class _Feed:
         self.task: asyncio.Task[None] | None = None
         self.chat_changed = asyncio.Event()
         self.chat_task: asyncio.Task[None] | None = None
-        #: The version the current drawing is for (at least).
-        self.drawing = -1
-        #: The newest version whose first board went to the sockets (`Hub.wait_for_board`).
+        #: The newest version whose boards went to the sockets (`Hub.wait_for_boards`).
         self.handed_out = -1
         self.handed_out_changed = threading.Condition()
 
     def wait_for(self, version: int, timeout: float) -> None:
-        """Block (a worker thread) until a board of `version` or later went to the sockets, or
-        for `timeout` seconds."""
+        """Block (a worker thread) until the boards of `version` or later went to the sockets,
+        or for `timeout` seconds."""
         with self.handed_out_changed:
             self.handed_out_changed.wait_for(lambda: self.handed_out >= version, timeout)
 
     def handed_out_version(self, version: int) -> None:
-        """A board of `version` went to the sockets: wake who waits for it (any thread)."""
+        """The boards of `version` went to the sockets: wake who waits for them (any thread)."""
         if version > self.handed_out:
             with self.handed_out_changed:
                 self.handed_out = version
@@ -120,7 +118,6 @@ class _Feed:
             previous = self._patchable(groups)
             self.whole_wanted.clear()
             self.offers = {}
-            self.drawing = self.version
             try:
                 facts, version, boards = await asyncio.to_thread(
                     make_boards, room_id, facts, self.version, groups, hand_out, previous
@@ -177,7 +174,6 @@ class _Feed:
             if socket.group == group and not socket.offer_board(offer):
                 self.whole_wanted.add(group)  # its page changed while the boards were drawn
                 self.changed.set()
-        self.handed_out_version(self.drawing)
 
     async def draw_chats(self, room_id: str, make_chats: ChatMaker) -> None:
         """Draw and hand out the room's chat after every change, for as long as it is watched."""
@@ -254,8 +250,8 @@ class Hub:
             feed.version = version
         feed.changed.set()
 
-    def wait_for_board(self, room_id: str, version: int, timeout: float) -> None:
-        """Block a worker thread until the room's first board at `version` or later went to the
+    def wait_for_boards(self, room_id: str, version: int, timeout: float) -> None:
+        """Block a worker thread until the room's boards at `version` or later went to the
         sockets here, `timeout` seconds at most (at once when no page here watches the room)."""
         if (feed := self._feeds.get(room_id)) is not None:
             feed.wait_for(version, timeout)

@@ -7,9 +7,9 @@ canonical move copied from the engine's list into the form; the server checks it
 A move that is played is answered with the panel's message only: what happened, told from the
 move's own log entry (`moves.MoveResult.entry`), without reading the room again or drawing a
 board. The mover's board arrives over the mover's socket, as every viewer's does (`app.realtime`
-draws it for the mover's group anyway), after the other player's: the answer waits until that
-first board went out (`BOARD_FIRST_WAIT` at most), so that neither the answer's work in this
-process nor its handling in the mover's browser delays it. A refusal comes back as the panel's message with the
+draws it for the mover's group anyway), after the other player's: the answer waits until the
+move's boards went out (`BOARDS_WAIT` at most), so that neither the answer's work in this
+process nor its handling in the mover's page delays them. A refusal comes back as the panel's message with the
 current board (the page may be showing an older one), and changes nothing.
 """
 
@@ -43,9 +43,9 @@ from app.ui.words import GOODS, words_for
 
 router = APIRouter(include_in_schema=False)
 
-#: How long a played move's answer waits, at most, for the first board of the move to go to
-#: the room's sockets in this process (the player to move's, `app.realtime`).
-BOARD_FIRST_WAIT = 0.1
+#: How long a played move's answer waits, at most, for the move's boards to go to the room's
+#: sockets in this process (`app.realtime`).
+BOARDS_WAIT = 0.1
 
 
 @router.get("/rooms/{room_id}/panel", response_class=HTMLResponse)
@@ -177,7 +177,7 @@ def post_move(
             board=True,
             status_code=status(refused.code),
         )
-    hub.wait_for_board(room_id, result.version, BOARD_FIRST_WAIT)
+    hub.wait_for_boards(room_id, result.version, BOARDS_WAIT)
     entry = result.entry
     words = words_for(lang)
     lines = describe_events(words, entry.events, words.building_names(result.state.catalog))

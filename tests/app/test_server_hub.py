@@ -177,28 +177,28 @@ def test_a_board_handed_out_while_drawing_goes_out_at_once_and_once() -> None:
     run_async(scenario())
 
 
-def test_a_wait_for_a_version_ends_when_its_first_board_is_handed_out() -> None:
+def test_a_wait_for_a_version_ends_when_its_boards_are_handed_out() -> None:
     async def scenario() -> None:
         painter = HandingPainter()
         hub = Hub(asyncio.get_running_loop(), painter)
         started = asyncio.get_running_loop().time()
-        await asyncio.to_thread(hub.wait_for_board, "r1", 1, 5.0)  # nobody watches: at once
+        await asyncio.to_thread(hub.wait_for_boards, "r1", 1, 5.0)  # nobody watches: at once
         assert asyncio.get_running_loop().time() - started < 1
         waiting, mover = socket_for(SEAT_1), socket_for(SEAT_0)
         for socket in (waiting, mover):
             hub.join("r1", socket)
-        waited = asyncio.create_task(asyncio.to_thread(hub.wait_for_board, "r1", 1, 5.0))
+        waited = asyncio.create_task(asyncio.to_thread(hub.wait_for_boards, "r1", 1, 5.0))
+        hub.deliver("r1", 1)
+        # Seat 1's board goes out; while the mover's is still being drawn, the wait goes on.
+        assert await board(waiting) == "seat1@1"
         await asyncio.sleep(0.05)
         assert not waited.done()
-        hub.deliver("r1", 1)
-        # Seat 1's board goes out; the mover's is still being drawn.
-        await asyncio.wait_for(waited, 2)
-        assert await board(waiting) == "seat1@1"
         painter.go_on.set()
         assert await board(mover) == "seat0@1"
+        await asyncio.wait_for(waited, 2)
         # A version nobody draws: the wait ends after its timeout.
         started = asyncio.get_running_loop().time()
-        await asyncio.to_thread(hub.wait_for_board, "r1", 2, 0.1)
+        await asyncio.to_thread(hub.wait_for_boards, "r1", 2, 0.1)
         assert asyncio.get_running_loop().time() - started >= 0.1
 
     run_async(scenario())

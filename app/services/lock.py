@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -32,17 +32,14 @@ _SQLITE_LOCKS = tuple(threading.Lock() for _ in range(64))
 def room_lock(session: Session, room_id: str) -> Iterator[Room]:
     """Hold the room's lock for the rest of the transaction and yield its row (else
     `RoomNotFound`); a transaction left open is rolled back."""
-    if session.get_bind().dialect.name == "sqlite":
-        lock = _SQLITE_LOCKS[zlib.crc32(room_id.encode()) % len(_SQLITE_LOCKS)]
-        with lock:
-            session.execute(update(Room).where(Room.id == room_id).values(version=Room.version))
-            room = session.get(Room, room_id, populate_existing=True)
-            with _held(session, room_id, room) as held:
-                yield held
-        return
-    room = session.scalar(select(Room).where(Room.id == room_id).with_for_update())
-    with _held(session, room_id, room) as held:
-        yield held
+
+    def read(for_update: bool) -> Room | None:
+        if for_update:
+            return session.scalar(select(Room).where(Room.id == room_id).with_for_update())
+        return session.get(Room, room_id, populate_existing=True)
+
+    with _locked(session, room_id, read) as room:
+        yield room
 
 
 @contextmanager
@@ -52,16 +49,28 @@ def room_columns_lock(
     """As `room_lock`, yielding only the room's `columns` (a plain row, read with one Core
     `SELECT`; nothing enters the session's identity map)."""
     query = select(*columns).where(Room.id == room_id)
+
+    def read(for_update: bool) -> Row[Any] | None:
+        return session.execute(query.with_for_update() if for_update else query).first()
+
+    with _locked(session, room_id, read) as row:
+        yield row
+
+
+@contextmanager
+def _locked(
+    session: Session, room_id: str, read: Callable[[bool], _Locked | None]
+) -> Iterator[_Locked]:
+    """Take the room's lock, then `read` it (with `FOR UPDATE` on PostgreSQL, where that is the
+    lock) and hold both for the rest of the transaction, which is rolled back if left open."""
     if session.get_bind().dialect.name == "sqlite":
         lock = _SQLITE_LOCKS[zlib.crc32(room_id.encode()) % len(_SQLITE_LOCKS)]
         with lock:
             session.execute(update(Room).where(Room.id == room_id).values(version=Room.version))
-            row = session.execute(query).first()
-            with _held(session, room_id, row) as held:
+            with _held(session, room_id, read(False)) as held:
                 yield held
         return
-    row = session.execute(query.with_for_update()).first()
-    with _held(session, room_id, row) as held:
+    with _held(session, room_id, read(True)) as held:
         yield held
 
 

@@ -8,9 +8,9 @@ drawn: the player to move first, then the mover (a move's HTTP answer is only th
 message: the mover's own board comes this way too), then the spectators. So a move costs one
 read and a render per distinct viewer, not a read and a render per socket, and the player
 waiting for the move does not wait for the other boards (nor for the answer to the page's
-post, which waits until the move's boards went out: `Hub.wait_for_boards`). The read itself is small: the position
-comes from the position cache (`app.positions`), and the room's facts (seats, presence, rematch)
-are only read again after a change that was not a move.
+post, which waits until the move's boards went out: `Hub.wait_for_boards`). The read itself is
+small: the position comes from the position cache (`app.positions`), and the room's facts
+(seats, presence, rematch) are only read again after a change that was not a move.
 
 On SQLite one process serves everything and `Hub.room_changed` is the whole story. On PostgreSQL
 several processes may serve one room: a write queues a `NOTIFY` inside its transaction

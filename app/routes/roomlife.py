@@ -125,7 +125,7 @@ def post_seat_link(
         read_view,
         lang,
         title=t.gettext("New seat link"),
-        act=lambda: seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub),
+        act=reissue,
         lines=lambda link: [
             t.gettext("Send this new seat link to your opponent: %(link)s", link=link)
         ],

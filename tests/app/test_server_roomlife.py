@@ -325,12 +325,19 @@ def test_the_room_life_api_is_in_the_openapi_schema(client: TestClient) -> None:
     } <= paths
 
 
-def test_the_old_seat_links_open_page_is_closed_and_cannot_come_back(client: TestClient) -> None:
+@pytest.mark.parametrize("via", ["api", "page"])
+def test_the_old_seat_links_open_page_is_closed_and_cannot_come_back(
+    client: TestClient, via: str
+) -> None:
     room = new_room(client)
     room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
     with client.websocket_connect(f"/ws/rooms/{room_id}?token={guest}") as socket:
         socket.receive_text()
-        answer = client.post(f"/api/rooms/{room_id}/seat-link", headers=bearer(host))
+        if via == "api":
+            answer = client.post(f"/api/rooms/{room_id}/seat-link", headers=bearer(host))
+        else:
+            client.get(f"/s/{host}")
+            answer = client.post(f"/rooms/{room_id}/seat-link")
         assert answer.status_code == 200
         with pytest.raises(WebSocketDisconnect) as closed:
             while True:

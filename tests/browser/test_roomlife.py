@@ -47,10 +47,12 @@ def test_the_seat_survives_the_spectator_link_and_the_host_reissues_a_lost_one(
     found = re.search(r"https?://\S+/s/[A-Za-z0-9_-]+", host.page.locator("#panel").inner_text())
     assert found is not None
     new_link = found.group(0)
-    for table in (host, guest, spectator):
+    for table in (host, spectator):
         expect(table.page.locator("#board .log-event")).to_contain_text(
             "The host issued a new seat link for Player 2"
         )
+    # The page the old link opened is cut off at once: its socket is closed and refused again.
+    expect(guest.page.locator("#connection")).not_to_have_attribute("data-state", "live")
     host.shot("roomlife-reissued")
     guest.page.reload()
     expect(guest.page.locator("h1")).to_contain_text("This room needs a link")

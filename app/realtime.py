@@ -349,6 +349,8 @@ class Hub:
 
 
 async def _close_quietly(websocket: WebSocket) -> None:
+    """Close a socket whose seat link was replaced; its page reloads on this code and reason
+    (static/js/table.js) and then says the link no longer opens the room."""
     try:
         await websocket.close(code=1012, reason="seat links changed")
     except Exception:  # already closed

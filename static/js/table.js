@@ -46,8 +46,13 @@
   });
 
   document.addEventListener("htmx:wsClose", function (evt) {
-    connection("reconnecting");
     var code = evt.detail.event && evt.detail.event.code;
+    if (code === 1012 && evt.detail.event.reason === "seat links changed") {
+      // This page's seat link was replaced: load it again, to say so rather than retry forever.
+      window.location.reload();
+      return;
+    }
+    connection("reconnecting");
     var wrapper = evt.detail.socketWrapper;
     retries += 1;
     if (AUTO_RECONNECT.indexOf(code) === -1 && wrapper && document.getElementById("room")) {

@@ -139,16 +139,40 @@
     htmx.trigger(evt.target, "htmx:wsAfterMessage", evt.detail);
   });
 
+  // Each part is brought in line with the element of its id (static/js/morph.js, loaded by the
+  // room page) rather than put in its place: an element the move did not change is kept as it
+  // is, so the browser restyles and lays out only what changed, and the focus and the text
+  // selection stay where they were. The new part first gets the marks the page adds to a board
+  // (the folds, the playable tiles and cards), so that what did not change compares equal.
+  // htmx processes only the elements put in and those whose attributes changed, if they carry
+  // what it binds. An element whose content htmx loads (the final score graph) is put in whole,
+  // as before, so that it loads again.
+  var HTMX_BOUND = "[hx-get], [hx-post], [hx-trigger], [hx-ext], [ws-send], form, [type='submit']";
+  function loadsContent(elt) {
+    return elt.hasAttribute("hx-trigger");
+  }
   function swapParts(html) {
     var parsed = document.createElement("template");
     parsed.innerHTML = html;
+    var board = document.getElementById("board");
     var parts = Array.prototype.slice.call(parsed.content.children);
+    var touched = [];
     parts.forEach(function (part) {
       var shown = part.id && document.getElementById(part.id);
-      if (shown) shown.replaceWith(part);
+      if (!shown) return;
+      applyFolds(board, part);
+      markPlayable(board, part);
+      if (window.InlandMorph) {
+        touched.push.apply(touched, window.InlandMorph(shown, part, loadsContent));
+      } else {
+        shown.replaceWith(part);
+        touched.push(part);
+      }
     });
-    parts.forEach(function (part) {
-      if (part.isConnected) htmx.process(part);
+    touched.forEach(function (elt) {
+      if (elt.isConnected && (elt.matches(HTMX_BOUND) || elt.querySelector(HTMX_BOUND))) {
+        htmx.process(elt);
+      }
     });
   }
 
@@ -162,10 +186,18 @@
     if (!window.matchMedia("(max-width: 640px)").matches) return true;
     return details.id === "overview" && !!board && board.dataset.acting === "true";
   }
-  function applyFolds(board) {
+  // Every element in `root` (and `root` itself) that matches.
+  function within(root, selector) {
+    var found = Array.prototype.slice.call(root.querySelectorAll(selector));
+    if (root.matches(selector)) found.unshift(root);
+    return found;
+  }
+  // The folds of `root` (the board, or a part of it about to be shown on it) as wanted.
+  function applyFolds(board, root) {
     if (!board || !board.querySelectorAll) return;
-    board.querySelectorAll("details[data-fold]").forEach(function (details) {
-      details.open = foldWanted(details, board);
+    within(root || board, "details[data-fold]").forEach(function (details) {
+      var open = foldWanted(details, board);
+      if (details.open !== open) details.open = open;
     });
   }
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
@@ -197,12 +229,11 @@
   // their tiles and supply cards are marked here after every board. A player's supply card also
   // carries why it could not be built (.card-reason); while the player may move, the stylesheet
   // shows it on the cards not marked, and here it is added to the card's spoken label.
-  function markPlayable() {
-    var board = document.getElementById("board");
-    if (!board) return;
+  // The marks of `root` (the board, or a part of it about to be shown on it) by the board's list.
+  function markPlayable(board, root) {
     var playable = (board.dataset.playable || "").split(" ");
     var acting = board.dataset.acting === "true";
-    board.querySelectorAll(".tile[data-building], .card-supply > .card-button").forEach(function (elt) {
+    within(root || board, ".tile[data-building], .card-supply > .card-button").forEach(function (elt) {
       var can = playable.indexOf(elt.dataset.building) !== -1;
       if (!elt.classList.contains("card-button")) {
         elt.classList.toggle("can-act", can);
@@ -216,10 +247,14 @@
       if (elt.getAttribute("aria-label") !== label) elt.setAttribute("aria-label", label);
     });
   }
-  document.addEventListener("DOMContentLoaded", markPlayable);
-  document.addEventListener("htmx:wsAfterMessage", markPlayable);
-  document.addEventListener("htmx:oobAfterSwap", markPlayable);
-  document.addEventListener("htmx:afterSwap", markPlayable);
+  function markBoard() {
+    var board = document.getElementById("board");
+    if (board) markPlayable(board);
+  }
+  document.addEventListener("DOMContentLoaded", markBoard);
+  document.addEventListener("htmx:wsAfterMessage", markBoard);
+  document.addEventListener("htmx:oobAfterSwap", markBoard);
+  document.addEventListener("htmx:afterSwap", markBoard);
 
   // A building's tile or card links to its panel relative to the board's room ("panel?building=…"),
   // so that one drawing of it serves every room: the room is the board's.

@@ -5,6 +5,7 @@ asks for the whole board and is back in step."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import WebSocket
@@ -146,3 +147,57 @@ def test_a_page_that_missed_an_update_gets_the_whole_board(
     everyone_sees(3, host, guest, spectator)
     assert_same_board(server, room, spectator)
     assert watching.sent.count(WHOLE_BOARD_PLEASE) == 1
+
+
+#: Focuses a supply card of the first of these round parts that has one the mover may not
+#: build now (so that the move leaves it a card); its round's id.
+FOCUS_CARD = """([rounds, moverMay]) => {
+  for (const round of rounds) {
+    const card = [...document.querySelectorAll("#" + round + " button.card-button")].find(
+      (button) => !moverMay.includes(button.dataset.building));
+    if (!card) continue;
+    card.focus();
+    window.__focused = card;
+    return document.activeElement === card ? round : null;
+  }
+  return null;
+}"""
+
+#: Whether the remembered element is still in the page, and still has the focus.
+STILL_FOCUSED = (
+    """() => [window.__focused.isConnected, document.activeElement === window.__focused]"""
+)
+
+ROUND_PARTS = re.compile(r' id="(overview-round-\d+)"')
+
+
+def test_focus_stays_on_a_card_when_the_opponent_s_move_redraws_its_round(
+    server: Server, people: tuple[Table, Table, Table]
+) -> None:
+    """A keyboard user's focus on a supply card stays on it when the opponent's move redraws
+    the card's round: the part is brought in line, not replaced."""
+    host, guest, spectator = people
+    watching = Frames(guest)
+    start_room(server.url, host, guest, spectator)
+    rng = random.Random(11)
+    kept = 0
+    for version in range(1, 17):
+        board = host.page.locator("#board")
+        if board.get_attribute("data-to-move") != "0":
+            guest.play_any(rng)
+            everyone_sees(version, *people)
+            continue
+        # A move most often redraws the round now (its cards' owners, their reasons).
+        rounds = guest.page.eval_on_selector_all(
+            "#overview .overview-round.is-current", "(rounds) => rounds.map((r) => r.id)"
+        )
+        may = (board.get_attribute("data-playable") or "").split()
+        focused = guest.page.evaluate(FOCUS_CARD, [rounds, may])
+        host.play_any(rng)
+        everyone_sees(version, *people)
+        if focused is None or focused not in ROUND_PARTS.findall(watching.received[-1]):
+            continue
+        connected, has_focus = guest.page.evaluate(STILL_FOCUSED)
+        assert connected and has_focus, f"version {version}: the focus left the card"
+        kept += 1
+    assert kept > 0

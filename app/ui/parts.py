@@ -18,8 +18,9 @@ same as then is neither drawn nor digested, its digest is taken over. Such a boa
 patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
 board. The status bar's turn and the log's newest moves change with nearly every move and have no
 key; the room's life is keyed by its `RoomLife` value (what it shows, and only that), so it is
-drawn when a player may newly resign, abort or take back, not after every move; the log's earlier
-moves are keyed by their drawing, which changes once every eight moves.
+drawn only when that changed (a count of actions to take back, a request, an opponent away), not
+after every move; the log's earlier moves are keyed by their drawing, which changes once every
+eight moves.
 
 A mat's wheel, warehouse and buildings off the wheel are drawn the same for every viewer of one
 language who is a player (and for every spectator): only the key and these two tell them apart.

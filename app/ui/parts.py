@@ -16,9 +16,11 @@ beyond what stays the same for one group of alike viewers (viewer, language, roo
 draws a group's next board it passes the group's previous `BoardSummary`; a part whose key is the
 same as then is neither drawn nor digested, its digest is taken over. Such a board can be sent as a
 patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
-board. The status bar's turn, the room's life and the log's newest moves change with nearly every
-move and have no key; the log's earlier moves are keyed by their drawing, which changes once
-every eight moves.
+board. The status bar's turn and the log's newest moves change with nearly every move and have no
+key; the room's life is keyed by its `RoomLife` value (what it shows, and only that), so it is
+drawn only when that changed (a count of actions to take back, a request, an opponent away), not
+after every move; the log's earlier moves are keyed by their drawing, which changes once every
+eight moves.
 
 A mat's wheel, warehouse and buildings off the wheel are drawn the same for every viewer of one
 language who is a player (and for every spectator): only the key and these two tell them apart.
@@ -113,6 +115,12 @@ def _presence(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     )
 
 
+def _life(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    """The room's life (templates/room_life.html) is drawn from its `RoomLife` value alone,
+    beyond the viewer, language and room."""
+    return ("life", context["life"])
+
+
 def _pass(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     return None if context["pass_move"] else ("no pass",)  # its form carries the version
 
@@ -173,7 +181,7 @@ def _sources(context: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, A
     yield "status-scores", "board/status_scores.html", {}, _scores
     yield "status-presence", "board/status_presence.html", {}, _presence
     yield "status-pass", "board/status_pass.html", {}, _pass
-    yield "board-life", "board/life.html", {}, _always
+    yield "board-life", "board/life.html", {}, _life
     yield "board-invite", "board/invite.html", {}, lambda c, _: ("invite", _links(c))
     yield "board-final", "board/final.html", {}, _final
     for m in context["mats"]:

@@ -34,9 +34,12 @@ GETTEXT_CACHE_SIZE = 8192
 
 
 def _environment(code: str) -> jinja2.Environment:
-    """The Jinja environment that renders pages in one language."""
+    """The Jinja environment that renders pages in one language. The templates are read once:
+    they do not change while the server runs, so no template asks the disk whether it changed
+    (Jinja's ``auto_reload`` checks the file's time on every ``get_template``)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        auto_reload=False,
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -134,6 +134,7 @@ class Box(NamedTuple):
         return ((self.x, self.y), (right, self.y), (self.x, bottom), (right, bottom))
 
 
+@lru_cache(maxsize=8192)
 def label_size(label: Label) -> tuple[float, float]:
     """The width and height of a tile holding `label`."""
     width = max(text_width(line) for line in label.lines)
@@ -168,15 +169,21 @@ def inside_wedge(sector: int, x: float, y: float, margin: float = MARGIN) -> boo
 
 
 def box_inside_wedge(sector: int, box: Box, margin: float = MARGIN) -> bool:
-    """A box lies in a wedge when its four corners do (a 60° wedge is convex); the hub stays clear."""
-    right, bottom = box.x + box.width, box.y + box.height
-    if not (
-        inside_wedge(sector, box.x, box.y, margin)
-        and inside_wedge(sector, right, box.y, margin)
-        and inside_wedge(sector, box.x, bottom, margin)
-        and inside_wedge(sector, right, bottom, margin)
+    """A box lies in a wedge when its four corners do (a 60° wedge is convex); the hub stays clear.
+
+    Each test needs one corner only: the one farthest from the centre for the rim, and for each
+    edge the one nearest it (where the edge's linear distance is least: rounding keeps that order,
+    so the answer is the same as testing all four corners with `inside_wedge`)."""
+    left, top = box.x - CENTRE, box.y - CENTRE
+    right, bottom = box.x + box.width - CENTRE, box.y + box.height - CENTRE
+    if (
+        max(left * left, right * right) + max(top * top, bottom * bottom)
+        > (TILE_RADIUS - margin) ** 2
     ):
         return False
+    for a, b in _edges(sector):
+        if a * (top if a >= 0 else bottom) + b * (left if b >= 0 else right) < margin:
+            return False
     nearest_x = min(max(CENTRE, box.x), box.x + box.width)
     nearest_y = min(max(CENTRE, box.y), box.y + box.height)
     return math.hypot(nearest_x - CENTRE, nearest_y - CENTRE) >= HUB_RADIUS + margin
@@ -209,35 +216,63 @@ def _spots(sector: int, order: str) -> tuple[tuple[float, float], ...]:
             )
         return (abs(radius - 0.6 * TILE_RADIUS) + 100 * off,)
 
+    return tuple(sorted(_grid(sector), key=rank))
+
+
+@lru_cache(maxsize=SECTORS)
+def _grid(sector: int) -> tuple[tuple[float, float], ...]:
+    """The points of the candidate grid inside a sector's wedge (in no particular order)."""
     steps = int(SIZE / STEP) + 1
-    spots = [
+    return tuple(
         (i * STEP, j * STEP)
         for i in range(steps)
         for j in range(steps)
         if inside_wedge(sector, i * STEP, j * STEP, 0.0)
-    ]
-    spots.sort(key=rank)
-    return tuple(spots)
+    )
 
 
 @lru_cache(maxsize=4096)
 def _fitting_centres(sector: int, width: float, height: float) -> frozenset[tuple[float, float]]:
-    """The candidate centres where a box of this size lies inside the sector."""
-    return frozenset(
-        (cx, cy)
-        for cx, cy in _spots(sector, ORDERS[0])
-        if box_inside_wedge(sector, Box(cx - width / 2, cy - height / 2, width, height))
-    )
+    """The candidate centres where a box of this size lies inside the sector
+    (`box_inside_wedge` over every candidate, its tests written out: one per new tile size)."""
+    (a1, b1), (a2, b2) = _edges(sector)
+    rim = (TILE_RADIUS - MARGIN) ** 2
+    hub = HUB_RADIUS + MARGIN
+    fitting = []
+    for cx, cy in _spots(sector, ORDERS[0]):
+        x, y = cx - width / 2, cy - height / 2
+        left, top = x - CENTRE, y - CENTRE
+        right, bottom = x + width - CENTRE, y + height - CENTRE
+        if (
+            max(left * left, right * right) + max(top * top, bottom * bottom) > rim
+            or a1 * (top if a1 >= 0 else bottom) + b1 * (left if b1 >= 0 else right) < MARGIN
+            or a2 * (top if a2 >= 0 else bottom) + b2 * (left if b2 >= 0 else right) < MARGIN
+        ):
+            continue
+        nearest_x = min(max(CENTRE, x), x + width)
+        nearest_y = min(max(CENTRE, y), y + height)
+        if math.hypot(nearest_x - CENTRE, nearest_y - CENTRE) >= hub:
+            fitting.append((cx, cy))
+    return frozenset(fitting)
+
+
+#: A candidate box as the packing reads it: left, top, and right and bottom grown by the gap.
+Candidate = tuple[float, float, float, float]
 
 
 @lru_cache(maxsize=8192)
-def _fitting(sector: int, order: str, width: float, height: float) -> tuple[Box, ...]:
+def _fitting(sector: int, order: str, width: float, height: float) -> tuple[Candidate, ...]:
     """Every box of this size that lies inside the sector, in the order's preference."""
     inside = _fitting_centres(sector, width, height)
+    half_width, half_height = width / 2, height / 2
     return tuple(
-        Box(cx - width / 2, cy - height / 2, width, height)
-        for cx, cy in _spots(sector, order)
-        if (cx, cy) in inside
+        (
+            cx - half_width,
+            cy - half_height,
+            cx - half_width + width + MARGIN,
+            cy - half_height + height + MARGIN,
+        )
+        for cx, cy in filter(inside.__contains__, _spots(sector, order))
     )
 
 
@@ -250,33 +285,50 @@ def _pack(
     sector: int, sizes: tuple[tuple[float, float], ...], order: str
 ) -> tuple[Box, ...] | None:
     """Boxes of the given sizes placed in the sector without overlap, or None if they don't fit."""
-    # Each placed box as (left, top, right, bottom) grown by the gap: a candidate overlaps it
-    # unless it lies wholly to one side (`Box.overlaps`, unrolled: this is the hot loop).
-    placed: list[tuple[float, float, float, float]] = []
     # The widest first: they need the roomy middle.
     biggest_first = sorted(range(len(sizes)), key=lambda k: -sizes[k][0] * sizes[k][1])
-    result: dict[int, Box] = {}
-    for k in biggest_first:
-        for box in _fitting(sector, order, *sizes[k]):
-            x, y, width, height = box
-            right, bottom = x + width, y + height
-            for left, top, other_right, other_bottom in placed:
-                if not (
-                    right + MARGIN <= left
-                    or other_right <= x
-                    or bottom + MARGIN <= top
-                    or other_bottom <= y
-                ):
-                    break
-            else:
-                placed.append((x, y, right + MARGIN, bottom + MARGIN))
-                result[k] = box
-                break
-        else:
-            return None
+    placed = _place(sector, order, tuple(sizes[k] for k in biggest_first))
+    if placed is None:
+        return None
+    result = dict(zip(biggest_first, placed, strict=True))
     return tuple(result[k] for k in range(len(sizes)))
 
 
+@lru_cache(maxsize=8192)
+def _place(
+    sector: int, order: str, sizes: tuple[tuple[float, float], ...]
+) -> tuple[Box, ...] | None:
+    """Boxes of the given sizes placed one by one, each on the first candidate spot that keeps
+    clear of the boxes before it, or None if one finds none. (Many sectors' tiles come to the
+    same sizes, the compact labels above all, so the placing is remembered by the sizes.)"""
+    # Each placed box as its candidate (left, top, right, bottom; the last two grown by the gap):
+    # a candidate overlaps it unless it lies wholly to one side (`Box.overlaps`, unrolled: this
+    # is the hot loop).
+    placed: list[Candidate] = []
+    boxes: list[Box] = []
+    # A box of the same size as one before it cannot go on a spot that box passed over (those
+    # overlap a box that is still there) nor on its own: its search starts after them.
+    start: dict[tuple[float, float], int] = {}
+    for width, height in sizes:
+        candidates = _fitting(sector, order, width, height)
+        first = start.get((width, height), 0)
+        for index in range(first, len(candidates)):
+            candidate = candidates[index]
+            x, y, right, bottom = candidate
+            for left, top, other_right, other_bottom in placed:
+                if not (right <= left or other_right <= x or bottom <= top or other_bottom <= y):
+                    break
+            else:
+                placed.append(candidate)
+                boxes.append(Box(x, y, width, height))
+                start[width, height] = index + 1
+                break
+        else:
+            return None
+    return tuple(boxes)
+
+
+@lru_cache(maxsize=4096)
 def label_styles(name: str, multiplier: str) -> tuple[Label, ...]:
     """A tile's labels from the roomiest to the most compact."""
     return (

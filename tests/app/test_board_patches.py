@@ -22,9 +22,17 @@ from bench import games
 
 def _view(game: list[games.Position], at: int, seat: int | None, rng: random.Random) -> RoomView:
     state, log = game[at]
-    # Presence and spectators come and go between moves too.
+    # Presence and spectators come and go between moves too, and so does the room's life: a
+    # takeback asked, a player away, the host's seat-link reissue.
     online = (rng.random() < 0.9, rng.random() < 0.8)
-    return games.room_view("r1", state, log, seat, online=online, spectators=rng.randrange(3))
+    view = games.room_view("r1", state, log, seat, online=online, spectators=rng.randrange(3))
+    return dataclasses.replace(
+        view,
+        takeback_seat=rng.choice([None, None, None, 0, 1]),
+        absent=(rng.random() < 0.2, rng.random() < 0.2),
+        host_seat=rng.choice([None, 0]),
+        seats_held=(True, rng.random() < 0.8),
+    )
 
 
 @settings(max_examples=6, deadline=None)

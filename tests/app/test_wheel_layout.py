@@ -1,11 +1,14 @@
 """The wheel layout (app/ui/wheel_layout.py): every tile inside its sector's wedge, clear of the
 hub's sector badges, never on another tile — with up to 8 buildings in a sector, all 31 on one
-wheel, in every language, and at every position of random games."""
+wheel, in every language, and at every position of random games; and the very layouts of a
+plain reading of the packing, without its shortcuts."""
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
+from functools import cache
 
 import pytest
 
@@ -13,6 +16,7 @@ import engine
 from app.i18n import LANGUAGES
 from app.ui import wheel_layout as layout
 from app.ui.warehouse import mat
+from app.ui.wheel import multiplier_text
 from app.ui.words import words_for
 from bench.games import positions, room_view
 
@@ -120,3 +124,105 @@ def test_the_board_draws_each_tile_in_the_wheel_svg() -> None:
     spectator = render_board(room_view("r", state, log, None), lang="en")
     assert 'role="button"' not in spectator
     assert spectator.count('class="wedge-label') == 2 * layout.SECTORS
+
+
+def corners_inside(sector: int, box: layout.Box) -> bool:
+    """`box_inside_wedge` read plainly: each of the four corners in the wedge, the hub clear."""
+    if not all(layout.inside_wedge(sector, x, y) for x, y in box.corners()):
+        return False
+    nearest_x = min(max(layout.CENTRE, box.x), box.x + box.width)
+    nearest_y = min(max(layout.CENTRE, box.y), box.y + box.height)
+    return (
+        math.hypot(nearest_x - layout.CENTRE, nearest_y - layout.CENTRE)
+        >= layout.HUB_RADIUS + layout.MARGIN
+    )
+
+
+@cache
+def plain_fitting(sector: int, order: str, width: float, height: float) -> list[layout.Box]:
+    boxes = (
+        layout.Box(cx - width / 2, cy - height / 2, width, height)
+        for cx, cy in layout._spots(sector, order)
+    )
+    return [box for box in boxes if corners_inside(sector, box)]
+
+
+def plain_pack(
+    sector: int, sizes: list[tuple[float, float]], order: str
+) -> list[layout.Box] | None:
+    """The greedy packing read plainly: the biggest first, each on the first spot in the order
+    that stays clear of the boxes before it."""
+    result: dict[int, layout.Box] = {}
+    for k in sorted(range(len(sizes)), key=lambda k: -sizes[k][0] * sizes[k][1]):
+        free = (
+            box
+            for box in plain_fitting(sector, order, *sizes[k])
+            if not any(box.overlaps(other, layout.MARGIN) for other in result.values())
+        )
+        box = next(free, None)
+        if box is None:
+            return None
+        result[k] = box
+    return [result[k] for k in range(len(sizes))]
+
+
+def plain_layout(
+    sector: int, tiles: tuple[tuple[str, str], ...]
+) -> list[tuple[layout.Label, layout.Box]]:
+    """`layout_sector` read plainly: shrink the widest shrinkable tile until a packing fits."""
+    styles = [layout.label_styles(name, multiplier) for name, multiplier in tiles]
+    levels = [0] * len(tiles)
+    last = len(styles[0]) - 1
+    while True:
+        labels = [style[level] for style, level in zip(styles, levels, strict=True)]
+        sizes = [layout.label_size(label) for label in labels]
+        crowded = sum(w * h for w, h in sizes) > layout.FILL * layout.WEDGE_AREA
+        if not crowded or all(level == last for level in levels):
+            for order in layout.ORDERS:
+                boxes = plain_pack(sector, sizes, order)
+                if boxes is not None:
+                    return list(zip(labels, boxes, strict=True))
+        shrinkable = [k for k, level in enumerate(levels) if level < last]
+        assert shrinkable
+        levels[max(shrinkable, key=lambda k: (sizes[k][0], -k))] += 1
+
+
+def test_the_packing_lays_out_as_its_plain_reading() -> None:
+    """The packing's shortcuts (the boxes that fit each size, remembered placings, the search of
+    a tile resumed after an alike tile's spot, one corner per test) change no layout: at the
+    positions of random games in every language, and in crowded sectors."""
+    sectors: set[tuple[int, tuple[tuple[str, str], ...]]] = set()
+    rng = random.Random(11)
+    for state, _log in positions(120, rng.choice)[::3]:
+        for seat in (0, 1):
+            by_sector: dict[int, list[str]] = {}
+            for b, age in sorted(state.players[seat].buildings):
+                if age is not None:
+                    by_sector.setdefault(age, []).append(b)
+            for lang in LANGUAGES:
+                for age, ids in by_sector.items():
+                    tiles = tuple(
+                        (CATALOG.building(b).name_in(lang), multiplier_text(CATALOG, b, age))
+                        for b in ids
+                    )
+                    sectors.add((age, tiles))
+    for lang in sorted(LANGUAGES):
+        every = names(lang)
+        rng.shuffle(every)
+        for sector in range(layout.SECTORS):
+            sectors.add((sector, tuple((n, "×4") for n in every[sector * 5 : sector * 5 + 8])))
+    for sector, tiles in sorted(sectors):
+        assert list(layout.layout_sector(sector, tiles)) == plain_layout(sector, tiles), tiles
+
+
+def test_a_box_is_inside_when_its_four_corners_are() -> None:
+    rng = random.Random(3)
+    for _ in range(20000):
+        box = layout.Box(
+            rng.uniform(0, layout.SIZE),
+            rng.uniform(0, layout.SIZE),
+            rng.choice([rng.uniform(1, 150), 4.0 * rng.randrange(1, 40)]),
+            rng.choice([21.0, 37.0, rng.uniform(1, 60)]),
+        )
+        sector = rng.randrange(layout.SECTORS)
+        assert layout.box_inside_wedge(sector, box) == corners_inside(sector, box), (sector, box)

@@ -98,7 +98,7 @@
   });
 
   // A partial board (app/boardframes.py): a header comment, then the parts that changed, each
-  // swapped in by its id. It fits only the board it was made from (data-frame): a page already
+  // applied to the element of its id. It fits only the board it was made from (data-frame): a page already
   // showing the new board (a refused move's answer brought it) ignores it, any other page asks
   // the socket for the whole board, once until that arrives.
   var PATCH = "<!--board-patch ";
@@ -128,12 +128,12 @@
     board.dataset.playable = head.playable || "";
     board.className = head["class"];
     patched = true;
-    // The parts are swapped in here rather than by htmx's out-of-band swap, which fires two
+    // The parts are applied here rather than by htmx's out-of-band swap, which fires two
     // events on every element of each part it takes out (each event looking up the page for
     // extensions) and then again on every element it puts in: most of a patch's handling time.
-    // A part is a plain element by id; htmx only needs to process the new one (its tiles' and
-    // forms' hx-* attributes). Then the page's listeners hear that the message was handled,
-    // as they do after htmx's own swap.
+    // A part is a plain element by id; htmx only needs to process what `swapParts` put in or
+    // changed (its tiles' and forms' hx-* attributes). Then the page's listeners hear that the
+    // message was handled, as they do after htmx's own swap.
     evt.preventDefault();
     swapParts(message.slice(message.indexOf("-->") + 3));
     htmx.trigger(evt.target, "htmx:wsAfterMessage", evt.detail);

@@ -35,7 +35,7 @@ from games import positions as game_positions
 
 import engine
 from app.ui import wheel_layout
-from app.ui.wheel import multiplier_text
+from app.ui.warehouse import sector_texts, wheel_sectors
 
 PHASES = {"mid": range(35, 46), "late": range(75, 86)}
 """Which versions are timed, by phase."""
@@ -47,19 +47,9 @@ def wheel(state: engine.GameState, seat: int, lang: str) -> list[Sector]:
     """What `layout_sector` is asked for one player's wheel, sector by sector (as
     `app.ui.warehouse.Mat.tiles` asks)."""
     catalog = state.catalog
-    by_sector: dict[int, list[str]] = {}
-    owned = sorted(state.players[seat].buildings, key=lambda pair: catalog.building(pair[0]).name)
-    for building_id, age in owned:
-        if age is not None:
-            by_sector.setdefault(age, []).append(building_id)
     return [
-        (
-            age,
-            tuple(
-                (catalog.building(b).name_in(lang), multiplier_text(catalog, b, age)) for b in ids
-            ),
-        )
-        for age, ids in sorted(by_sector.items())
+        (age, sector_texts(catalog, age, ids, lang))
+        for age, ids in wheel_sectors(catalog, state.players[seat].buildings)
     ]
 
 

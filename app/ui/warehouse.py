@@ -74,12 +74,20 @@ def seat_role(seat: int, viewer_seat: int | None) -> str:
     return "you" if seat == viewer_seat else "opponent"
 
 
-def _places(catalog: Catalog, age: int, ids: list[str], lang: str) -> tuple[tuple[Label, Box], ...]:
-    """Where a sector's tiles sit on the wheel, with what each says."""
-    return layout_sector(
-        age,
-        tuple((catalog.building(b).name_in(lang), multiplier_text(catalog, b, age)) for b in ids),
-    )
+def wheel_sectors(catalog: Catalog, buildings: Buildings) -> list[tuple[int, list[str]]]:
+    """The buildings on a wheel by sector, in the sectors' order, each sector's by name."""
+    by_sector: dict[int, list[str]] = {}
+    for building_id, age in sorted(buildings, key=lambda pair: catalog.building(pair[0]).name):
+        if age is not None:
+            by_sector.setdefault(age, []).append(building_id)
+    return sorted(by_sector.items())
+
+
+def sector_texts(
+    catalog: Catalog, age: int, ids: list[str], lang: str
+) -> tuple[tuple[str, str], ...]:
+    """What a sector's tiles say (name, multiplier), as its layout is asked for."""
+    return tuple((catalog.building(b).name_in(lang), multiplier_text(catalog, b, age)) for b in ids)
 
 
 class Mat:
@@ -158,15 +166,13 @@ class Mat:
     def tiles(self) -> tuple[Tile, ...]:
         """The buildings on the wheel, sector by sector."""
         catalog = self._state.catalog
-        by_sector: dict[int, list[str]] = {}
-        for building_id, age in self._by_name:
-            if age is not None:
-                by_sector.setdefault(age, []).append(building_id)
         code = self._words.code
         return tuple(
             self._tile(building_id, age, place)
-            for age, ids in sorted(by_sector.items())
-            for building_id, place in zip(ids, _places(catalog, age, ids, code), strict=True)
+            for age, ids in wheel_sectors(catalog, self.buildings)
+            for building_id, place in zip(
+                ids, layout_sector(age, sector_texts(catalog, age, ids, code)), strict=True
+            )
         )
 
     @cached_property

@@ -15,8 +15,7 @@ import pytest
 import engine
 from app.i18n import LANGUAGES
 from app.ui import wheel_layout as layout
-from app.ui.warehouse import mat
-from app.ui.wheel import multiplier_text
+from app.ui.warehouse import mat, sector_texts, wheel_sectors
 from app.ui.words import words_for
 from bench.games import positions, room_view
 
@@ -195,17 +194,9 @@ def test_the_packing_lays_out_as_its_plain_reading() -> None:
     rng = random.Random(11)
     for state, _log in positions(120, rng.choice)[::3]:
         for seat in (0, 1):
-            by_sector: dict[int, list[str]] = {}
-            for b, age in sorted(state.players[seat].buildings):
-                if age is not None:
-                    by_sector.setdefault(age, []).append(b)
             for lang in LANGUAGES:
-                for age, ids in by_sector.items():
-                    tiles = tuple(
-                        (CATALOG.building(b).name_in(lang), multiplier_text(CATALOG, b, age))
-                        for b in ids
-                    )
-                    sectors.add((age, tiles))
+                for age, ids in wheel_sectors(CATALOG, state.players[seat].buildings):
+                    sectors.add((age, sector_texts(CATALOG, age, ids, lang)))
     for lang in sorted(LANGUAGES):
         every = names(lang)
         rng.shuffle(every)

@@ -1,7 +1,8 @@
 """`python -m app`: apply the migrations, then serve on HOST:PORT with uvicorn.
 
 uvicorn believes the X-Forwarded-For/-Proto headers of the proxies in FORWARDED_ALLOW_IPS only,
-and drops connections whose request headers take longer than 10 s (`app.protocol`). The sockets'
+keeps an idle connection open KEEP_ALIVE_TIMEOUT seconds (65) for its next request, and drops
+connections whose request headers take longer than 10 s (`app.protocol`). The sockets'
 permessage-deflate is set by WS_DEFLATE, WS_DEFLATE_WINDOW_BITS, WS_DEFLATE_MEM_LEVEL and
 WS_DEFLATE_KEEP_CONTEXT (`app.wsdeflate`).
 
@@ -49,6 +50,7 @@ def main() -> None:
         app,
         host=settings.host,
         port=settings.port,
+        timeout_keep_alive=settings.keep_alive_timeout,
         ws_max_size=MAX_MESSAGE_BYTES,
         ws_ping_interval=settings.ws_ping_interval,
         ws_ping_timeout=settings.ws_ping_timeout,

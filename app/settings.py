@@ -25,6 +25,11 @@ class Settings(BaseSettings):
     public_url: str | None = None
     #: Extra origins (comma-separated) allowed to post and open sockets besides the server's own.
     allowed_origins: str = ""
+    #: Seconds an idle HTTP connection stays open for its next request. Longer than the proxy
+    #: keeps its idle connections to the app (deploy/Caddyfile: 30 s), so the proxy never sends
+    #: a request on a connection the app is closing; and a page's next move arrives on the
+    #: connection of its last one instead of opening another (docs/performance.md).
+    keep_alive_timeout: int = 65
     ws_ping_interval: float = 20.0
     ws_ping_timeout: float = 20.0
     #: permessage-deflate on the sockets, and its window (2**bits bytes, both directions) and

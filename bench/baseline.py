@@ -3,7 +3,7 @@
 It speaks the protocol bench/load.py drives (the JSON API's rooms, invites and moves, the page's
 move form, the room sockets) on the same stack as the app: FastAPI, SQLAlchemy with psycopg (or
 SQLite), uvicorn's WebSockets with the app's permessage-deflate settings (`app.wsdeflate`, the
-same WS_DEFLATE* variables) and the same limits, GZip on HTTP answers. What it leaves out is the game: no rules engine, no templates, no per-viewer boards.
+same WS_DEFLATE* variables) and the same limits and HTTP keep-alive (KEEP_ALIVE_TIMEOUT), GZip on HTTP answers. What it leaves out is the game: no rules engine, no templates, no per-viewer boards.
 
 A move is one durable transaction (the room's row locked, the move inserted, the version bumped,
 a NOTIFY queued on PostgreSQL, commit), then one fixed update of the app's median update size
@@ -447,15 +447,17 @@ def main() -> None:
     from app.__main__ import websocket_protocol_for
     from app.settings import Settings
 
+    settings = Settings()
     uvicorn.run(
         app,
         host=os.environ.get("HOST", "127.0.0.1"),
         port=int(os.environ.get("PORT", "8001")),
+        timeout_keep_alive=settings.keep_alive_timeout,
         ws_max_size=MAX_MESSAGE_BYTES,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         log_level="warning",
-        ws=websocket_protocol_for(Settings()),
+        ws=websocket_protocol_for(settings),
     )
 
 

@@ -64,6 +64,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402  (the project's rules engine, to follow each game)
+from app.settings import Settings  # noqa: E402
 
 #: A board's version: a whole board's root element, or a patch's header (app.boardframes).
 VERSION_RE = re.compile(rb'data-version="(\d+)"|^<!--board-patch \{[^}]*"version":"(\d+)"')
@@ -172,8 +173,9 @@ class HttpLink:
     this process's CPU choosing a connection than the servers spent on the request.
     """
 
-    #: uvicorn closes a keep-alive connection after 5 s without a request.
-    IDLE_LIMIT = 4.0
+    #: The servers close a kept-alive connection after `keep_alive_timeout` seconds without a
+    #: request (app.settings); the client lets go of it a second before they would.
+    IDLE_LIMIT = Settings().keep_alive_timeout - 1.0
 
     def __init__(self, base_url: str) -> None:
         parts = urlsplit(base_url)

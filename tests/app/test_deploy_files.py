@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 import yaml
 
+from app.settings import Settings
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -74,3 +76,8 @@ def test_caddy_spreads_the_requests_over_every_address_of_app() -> None:
         "refresh": 5_000_000_000,
     }
     assert proxy["load_balancing"]["selection_policy"] == {"policy": "least_conn"}
+    # The proxy lets go of an idle connection to the app before the app would close it, so it
+    # never sends a request on a connection the app is closing.
+    idle = proxy["transport"]["keep_alive"]["idle_timeout"] / 1e9
+    assert idle == 30
+    assert idle < Settings().keep_alive_timeout

@@ -110,6 +110,9 @@ def test_request_headers_that_trickle_in_are_dropped_after_10_s(tmp_path: Path) 
     server = AppServer(tmp_path)
     server.start()
     try:
+        # An idle kept-alive connection is not a slow one: it outlives the slow one below.
+        kept = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        assert _get_healthz(kept).startswith(b"HTTP/1.1 200 ")
         with socket.create_connection(("127.0.0.1", server.port), timeout=30) as slow:
             started = time.monotonic()
             slow.sendall(b"GET / HT")  # half a request line, and then nothing
@@ -118,6 +121,10 @@ def test_request_headers_that_trickle_in_are_dropped_after_10_s(tmp_path: Path) 
             assert slow.recv(1024) == b""  # the server closed the connection
             waited = time.monotonic() - started
         assert HEADER_TIMEOUT - 0.5 <= waited <= HEADER_TIMEOUT + 3, waited
+        # Idle for over 10 s (uvicorn's own default closes it after 5 s), the kept-alive
+        # connection still takes the next request (KEEP_ALIVE_TIMEOUT, 65 s).
+        with kept:
+            assert _get_healthz(kept).startswith(b"HTTP/1.1 200 ")
         # A whole request on a fresh connection, and a kept-alive one, are answered as usual.
         with httpx.Client(base_url=server.url) as http:
             assert http.get("/healthz").status_code == 200
@@ -125,6 +132,25 @@ def test_request_headers_that_trickle_in_are_dropped_after_10_s(tmp_path: Path) 
             assert http.get("/healthz").status_code == 200
     finally:
         server.stop()
+
+
+def _get_healthz(connection: socket.socket) -> bytes:
+    """`GET /healthz` on `connection`, kept alive; the whole answer (its head and body)."""
+    connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = connection.recv(4096)
+        assert chunk, "the server closed the connection"
+        answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        body += connection.recv(4096)
+    return answer
 
 
 def test_cross_site_posts_do_not_use_up_the_addresss_rooms(limited: TestClient) -> None:

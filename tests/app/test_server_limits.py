@@ -150,7 +150,7 @@ def _get_healthz(connection: socket.socket) -> bytes:
     )
     while len(body) < length:
         body += connection.recv(4096)
-    return answer
+    return head + b"\r\n\r\n" + body
 
 
 def test_cross_site_posts_do_not_use_up_the_addresss_rooms(limited: TestClient) -> None:

@@ -77,10 +77,15 @@ def seat_role(seat: int, viewer_seat: int | None) -> str:
 def wheel_sectors(catalog: Catalog, buildings: Buildings) -> list[tuple[int, list[str]]]:
     """The buildings on a wheel by sector, in the sectors' order, each sector's by name."""
     by_sector: dict[int, list[str]] = {}
-    for building_id, age in sorted(buildings, key=lambda pair: catalog.building(pair[0]).name):
+    for building_id, age in _by_name(catalog, buildings):
         if age is not None:
             by_sector.setdefault(age, []).append(building_id)
     return sorted(by_sector.items())
+
+
+def _by_name(catalog: Catalog, buildings: Buildings) -> list[tuple[str, int | None]]:
+    """The buildings with their ages, by name."""
+    return sorted(buildings, key=lambda pair: catalog.building(pair[0]).name)
 
 
 def sector_texts(
@@ -178,12 +183,8 @@ class Mat:
     @cached_property
     def locked(self) -> tuple[Tile, ...]:
         """The buildings off the wheel (no action)."""
-        return tuple(self._tile(b, None, None) for b, age in self._by_name if age is None)
-
-    @property
-    def _by_name(self) -> list[tuple[str, int | None]]:
-        catalog = self._state.catalog
-        return sorted(self.buildings, key=lambda pair: catalog.building(pair[0]).name)
+        by_name = _by_name(self._state.catalog, self.buildings)
+        return tuple(self._tile(b, None, None) for b, age in by_name if age is None)
 
 
 def mat(view: RoomView, seat: int, words: Words) -> Mat:

@@ -72,7 +72,7 @@
       } catch (e) { /* some browsers only notify from a service worker */ }
     }
 
-    // Runs after every swap; the title and the icon are only written when the turn changed.
+    // The title and the icon are only written when the turn changed.
     function update() {
       var now = myTurn();
       if (now === wasMyTurn) return;
@@ -117,10 +117,24 @@
       });
     }
 
-    // A socket's message (its out-of-band swaps included) and a request's answer.
+    // After a socket's message (its out-of-band swaps included) or a request's answer, the
+    // title and the icon are written once the frame that shows the new board is drawn: telling
+    // the browser a new title takes a few milliseconds of the page's main thread, which would
+    // hold back that frame. A hidden tab draws no frames, so there they are written at once,
+    // and when a tab is hidden before its frame came.
+    var waiting = false;
+    function afterFrame() {
+      if (document.hidden) { update(); return; }
+      if (waiting) return;
+      waiting = true;
+      requestAnimationFrame(function () {
+        setTimeout(function () { waiting = false; update(); }, 0);
+      });
+    }
     ["htmx:wsAfterMessage", "htmx:afterSwap"].forEach(function (name) {
-      document.addEventListener(name, update);
+      document.addEventListener(name, afterFrame);
     });
+    document.addEventListener("visibilitychange", update);
     update();
   }
 

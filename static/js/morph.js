@@ -12,8 +12,11 @@
  *
  * A drawn element for which whole(element) is true replaces its shown twin unless the two are
  * equal (an element whose content htmx loads after it is put in: the content shown is not in the
- * drawing). It returns the elements put in and those whose attributes changed, for the caller to
- * hand to htmx (it binds hx-* attributes when it processes an element).
+ * drawing). It returns the elements put in and those whose htmx attributes changed, for the
+ * caller to hand to htmx: htmx binds an element when it processes it, from its hx-* and ws-*
+ * attributes (and a submit button's type and form); an element keeps its bindings through a
+ * change of any other attribute (a class, a label, a position), and processing it again, with
+ * every element in it, would be wasted.
  */
 (function () {
   "use strict";
@@ -53,17 +56,24 @@
     return false;
   }
 
+  // Whether htmx reads an attribute of this name when it binds an element.
+  var BOUND = /^(?:data-)?hx-|^ws-|^type$|^form$/;
+
   // The drawn element's attributes, in its order (a new attribute would come last otherwise, and
   // the element would not read as the one drawn); those in their place are left untouched.
+  // Returns NONE, OTHER (only attributes htmx does not bind changed) or BINDING.
+  var NONE = 0;
+  var OTHER = 1;
+  var BINDING = 2;
   function syncAttributes(shown, drawn) {
-    var changed = false;
+    var changed = NONE;
     var i;
     var attr;
     for (i = shown.attributes.length - 1; i >= 0; i--) {
       attr = shown.attributes[i];
       if (!drawn.hasAttributeNS(attr.namespaceURI, attr.localName)) {
         shown.removeAttributeNS(attr.namespaceURI, attr.localName);
-        changed = true;
+        changed = Math.max(changed, BOUND.test(attr.name) ? BINDING : OTHER);
       }
     }
     var inPlace = 0;
@@ -79,7 +89,7 @@
       }
       if (shown.getAttributeNS(attr.namespaceURI, attr.localName) !== attr.value) {
         shown.setAttributeNS(attr.namespaceURI, attr.name, attr.value);
-        changed = true;
+        changed = Math.max(changed, BOUND.test(attr.name) ? BINDING : OTHER);
       }
     }
     return changed;
@@ -114,10 +124,9 @@
       checked: shown.hasAttribute("checked"),
       selected: shown.hasAttribute("selected"),
     };
-    if (syncAttributes(shown, drawn)) {
-      syncState(shown, drawn, before);
-      touched.push(shown);
-    }
+    var changed = syncAttributes(shown, drawn);
+    if (changed !== NONE) syncState(shown, drawn, before);
+    if (changed === BINDING) touched.push(shown);
     morphChildren(shown, drawn, touched, whole);
   }
 

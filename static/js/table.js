@@ -144,9 +144,9 @@
   // is, so the browser restyles and lays out only what changed, and the focus and the text
   // selection stay where they were. The new part first gets the marks the page adds to a board
   // (the folds, the playable tiles and cards), so that what did not change compares equal.
-  // htmx processes only the elements put in and those whose attributes changed, if they carry
-  // what it binds. An element whose content htmx loads (the final score graph) is put in whole,
-  // as before, so that it loads again.
+  // htmx processes only the elements put in and those whose htmx attributes changed (a tile
+  // drawn over by another building's: its hx-get), if they carry what it binds. An element whose
+  // content htmx loads (the final score graph) is put in whole, as before, so that it loads again.
   var HTMX_BOUND = "[hx-get], [hx-post], [hx-trigger], [hx-ext], [ws-send], form, [type='submit']";
   function loadsContent(elt) {
     return elt.hasAttribute("hx-trigger");

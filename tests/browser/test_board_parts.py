@@ -8,7 +8,7 @@ import random
 import re
 
 import pytest
-from playwright.sync_api import WebSocket
+from playwright.sync_api import WebSocket, expect
 
 from app.boardframes import PATCH_PREFIX, WHOLE_BOARD_PLEASE
 
@@ -201,3 +201,43 @@ def test_focus_stays_on_a_card_when_the_opponent_s_move_redraws_its_round(
         assert connected and has_focus, f"version {version}: the focus left the card"
         kept += 1
     assert kept > 0
+
+
+#: Notes on each tile the building it shows now.
+NOTE_TILES = """() => document.querySelectorAll("#board .tile[data-building]").forEach((tile) => {
+  tile.__building = tile.dataset.building;
+})"""
+
+#: The tiles (their places among the board's tiles) now showing another building than noted:
+#: tiles the last board drew over with another building's.
+DRAWN_OVER = """() => [...document.querySelectorAll("#board .tile[data-building]")]
+  .map((tile, i) => [i, tile.__building !== undefined && tile.__building !== tile.dataset.building])
+  .filter(([, over]) => over).map(([i]) => i)"""
+
+
+def test_a_tile_drawn_over_with_another_building_opens_that_building(
+    server: Server, people: tuple[Table, Table, Table]
+) -> None:
+    """A partial board brings a wheel's tile in line with another building's tile in place: htmx
+    binds its click again, to the new building's panel. (A tile or card whose class or label
+    alone changed keeps its binding: every move of the game is clicked through them.)"""
+    host, guest, spectator = people
+    start_room(server.url, host, guest, spectator)
+    rng = random.Random(5)
+    checked = 0
+    for version in range(1, 25):
+        host.page.evaluate(NOTE_TILES)
+        mover = host if host.page.locator("#board").get_attribute("data-to-move") == "0" else guest
+        mover.play_any(rng)
+        everyone_sees(version, *people)
+        tiles = host.page.locator("#board .tile[data-building]")
+        for place in host.page.evaluate(DRAWN_OVER)[:2]:
+            building = tiles.nth(place).get_attribute("data-building")
+            tiles.nth(place).click()
+            expect(host.page.locator("#panel .panel-card")).to_have_attribute(
+                "data-building", building or ""
+            )
+            checked += 1
+        if checked >= 4:
+            break
+    assert checked >= 4

@@ -53,6 +53,19 @@ def shortfall(words: Words, cost: Mapping[str, int], owned: Mapping[str, int]) -
     return t.gettext("needs %(need)s, you have %(have)s", need=t.join(needs), have=t.join(owns))
 
 
+#: A player's goods amounts and francs, as `have` gives them, in its order.
+Wallet = tuple[tuple[str, int], ...]
+
+
+@lru_cache(maxsize=16384)
+def _reason(words: Words, cost: tuple[tuple[str, int], ...], wallet: Wallet) -> str:
+    """Why a supply card of this cost would not be built from this wallet: what the cost lacks,
+    or, when the cost can be covered, that no payment is valid now. Remembered: a player's
+    wallet, and so the reasons, most often stay as they were from one board to the next (the
+    other player's move changes neither)."""
+    return shortfall(words, dict(cost), dict(wallet)) or words.lang.gettext("no valid payment")
+
+
 def _status(building_id: str, owner: int | None, supply: Collection[str]) -> str:
     if owner is not None:
         return "owned"
@@ -82,22 +95,21 @@ class SupplyRound:
     no card.
     """
 
-    def __init__(self, view: RoomView, index: int, facts: RoundFacts, words: Words) -> None:
+    def __init__(
+        self, view: RoomView, index: int, facts: RoundFacts, words: Words, wallet: Wallet | None
+    ) -> None:
         self.index = index
         self.letter = facts.letter
         self.when = facts.when
         self._view = view
         self._facts = facts
         self._words = words
-        #: Why each supply card could not be built by the viewer (a player): what the cost lacks,
-        #: or, when the cost can be covered, that no payment is valid now.
+        #: Why each supply card could not be built by the viewer (a player, whose `wallet` it is).
         self._reasons: dict[str, str] = {}
-        if view.viewer_seat is not None:
-            wallet = have(view.state, view.viewer_seat)
+        if wallet is not None:
+            catalog = view.state.catalog
             self._reasons = {
-                b: shortfall(words, cost_of(view.state, b), wallet)
-                or words.lang.gettext("no valid payment")
-                for b in sorted(facts.in_supply)
+                b: _reason(words, catalog.building(b).cost, wallet) for b in sorted(facts.in_supply)
             }
         self.key: Hashable = (index, facts, tuple(self._reasons.items()))
 
@@ -161,7 +173,9 @@ def _round_facts(key: Same) -> tuple[RoundFacts, ...]:
 
 def overview(view: RoomView, words: Words) -> list[SupplyRound]:
     """Every building by round letter (with "past", "current" or "future" for the round)."""
+    seat = view.viewer_seat
+    wallet = tuple(have(view.state, seat).items()) if seat is not None else None
     return [
-        SupplyRound(view, index, facts, words)
+        SupplyRound(view, index, facts, words, wallet)
         for index, facts in enumerate(round_facts(view.state))
     ]

@@ -11,7 +11,11 @@ fill the caches as play would.
   each tile size, whatever else the module remembers) is as the earlier positions left it, as in
   a server that has run for a while;
 - *cold*: every memo of the module is cleared before each timed sector, as for the first wheel
-  after a start (the candidate grids of a sector included).
+  after a start without the server's warm-up (the candidate grids of a sector included);
+- *started*: as *warm*, but the run begins as a server does, with `wheel_layout.warm_up` for
+  every tile text of the catalog in every language (the figure printed beside it is the
+  warm-up's own time). With ``--games 1`` *warm* and *started* are a server's first game
+  without and with the warm-up.
 
     .venv/bin/python bench/wheel_layout.py                 # 6 games
     .venv/bin/python bench/wheel_layout.py --games 10 --json
@@ -34,8 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games import positions as game_positions
 
 import engine
+from app.i18n import LANGUAGES
 from app.ui import wheel_layout
-from app.ui.warehouse import sector_texts, wheel_sectors
+from app.ui.warehouse import every_tile_text, sector_texts, wheel_sectors
 
 PHASES = {"mid": range(35, 46), "late": range(75, 86)}
 """Which versions are timed, by phase."""
@@ -72,10 +77,17 @@ def _memos() -> list[object]:
     return [f for f in vars(wheel_layout).values() if callable(getattr(f, "cache_clear", None))]
 
 
-def measure(plays: list[tuple[str, list[Sector]]], cold: bool) -> dict[str, object]:
+def measure(
+    plays: list[tuple[str, list[Sector]]], cold: bool, warmed_up: bool = False
+) -> dict[str, object]:
     memos = _memos()
     for memo in memos:
         memo.cache_clear()  # type: ignore[attr-defined]
+    warm_up_ms = 0.0
+    if warmed_up:
+        began = time.perf_counter()
+        wheel_layout.warm_up(every_tile_text([engine.default_catalog()], LANGUAGES))
+        warm_up_ms = 1000 * (time.perf_counter() - began)
     seen: set[Sector] = set()
     timings: dict[str, list[float]] = {}
     for phase, sectors in plays:
@@ -91,7 +103,8 @@ def measure(plays: list[tuple[str, list[Sector]]], cold: bool) -> dict[str, obje
             started = time.perf_counter()
             wheel_layout.layout_sector(sector, tiles)
             timings.setdefault(phase, []).append(1000 * (time.perf_counter() - started))
-    return {
+    result: dict[str, object] = {"warm_up_ms": round(warm_up_ms, 1)} if warmed_up else {}
+    return result | {
         phase: {
             "sectors": len(ts),
             "median_ms": round(statistics.median(ts), 3),
@@ -110,13 +123,17 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the result as one JSON line")
     args = parser.parse_args()
     plays = wheels(args.games, args.seed, args.langs.split(","))
-    result = {"warm": measure(plays, cold=False), "cold": measure(plays, cold=True)}
+    result = {
+        "warm": measure(plays, cold=False),
+        "started": measure(plays, cold=False, warmed_up=True),
+        "cold": measure(plays, cold=True),
+    }
     if args.json:
         print(json.dumps(result))
     else:
         for kind, phases in result.items():
             for phase, figures in phases.items():  # type: ignore[attr-defined]
-                print(f"{kind:>5} {phase:>5}: {figures}")
+                print(f"{kind:>7} {phase:>10}: {figures}")
     return 0
 
 

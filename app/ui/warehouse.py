@@ -7,6 +7,7 @@ with the amount the cell is worth.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -16,7 +17,7 @@ from engine import Catalog, GameState, new_game, score_breakdown
 from engine.catalog import Cell
 from engine.state import Buildings
 
-from .wheel import Tile, multiplier_text, tile
+from .wheel import WHEEL_SECTORS, Tile, multiplier_text, tile
 from .wheel_layout import Box, Label, layout_sector
 from .words import GOODS, Words
 
@@ -93,6 +94,19 @@ def sector_texts(
 ) -> tuple[tuple[str, str], ...]:
     """What a sector's tiles say (name, multiplier), as its layout is asked for."""
     return tuple((catalog.building(b).name_in(lang), multiplier_text(catalog, b, age)) for b in ids)
+
+
+def every_tile_text(catalogs: Iterable[Catalog], langs: Iterable[str]) -> set[tuple[str, str]]:
+    """Every text a tile on a wheel can show with these catalogs in these languages: what
+    `sector_texts` gives for any building in any sector."""
+    languages = tuple(langs)
+    return {
+        (building.name_in(lang), multiplier_text(catalog, building.id, age))
+        for catalog in catalogs
+        for building in catalog.buildings
+        for lang in languages
+        for age in range(WHEEL_SECTORS)
+    }
 
 
 class Mat:

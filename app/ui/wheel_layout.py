@@ -15,6 +15,7 @@ candidate spots); every box is checked whole against the wedge and the boxes bef
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -367,6 +368,22 @@ def layout_sector(sector: int, tiles: tuple[tuple[str, str], ...]) -> tuple[tupl
             raise ValueError(f"{len(tiles)} tiles do not fit in sector {sector}")
         widest = max(shrinkable, key=lambda k: (sizes[k][0], -k))
         levels[widest] += 1
+
+
+def warm_up(texts: Iterable[tuple[str, str]]) -> None:
+    """Work out ahead what packing a sector with these tile texts ((name, multiplier) pairs)
+    for the first time would: every sector's candidate spots in every order, and where a tile
+    of each size their labels can take fits. A server calls it once at start (~0.3 s for every
+    building in three languages), so its first games are not packed cold; a sector's own
+    placing still is, the first time its tiles meet."""
+    sizes = {
+        label_size(label) for name, multiplier in texts for label in label_styles(name, multiplier)
+    }
+    for sector in range(SECTORS):
+        for order in ORDERS:
+            _spots(sector, order)
+        for width, height in sorted(sizes):
+            _fitting_centres(sector, width, height)
 
 
 @dataclass(frozen=True)

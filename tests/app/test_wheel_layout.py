@@ -15,7 +15,7 @@ import pytest
 import engine
 from app.i18n import LANGUAGES
 from app.ui import wheel_layout as layout
-from app.ui.warehouse import mat, sector_texts, wheel_sectors
+from app.ui.warehouse import every_tile_text, mat, sector_texts, wheel_sectors
 from app.ui.words import words_for
 from bench.games import positions, room_view
 
@@ -217,3 +217,30 @@ def test_a_box_is_inside_when_its_four_corners_are() -> None:
         )
         sector = rng.randrange(layout.SECTORS)
         assert layout.box_inside_wedge(sector, box) == corners_inside(sector, box), (sector, box)
+
+
+def test_the_warm_up_leaves_no_wheel_geometry_to_work_out() -> None:
+    """After `warm_up` with every tile text (what a server does at start), packing the wheels of
+    random games in every language, and crowded sectors, works out no candidate spots and no
+    fitting centres anew."""
+    for memo in (layout._spots, layout._fitting_centres, layout._fitting, layout._place):
+        memo.cache_clear()
+    layout.layout_sector.cache_clear()
+    layout.warm_up(every_tile_text([CATALOG], LANGUAGES))
+    spots, centres = layout._spots.cache_info(), layout._fitting_centres.cache_info()
+    asked = 0
+    rng = random.Random(5)
+    for state, _log in positions(400, rng.choice)[::4]:
+        for seat in (0, 1):
+            for lang in LANGUAGES:
+                for age, ids in wheel_sectors(CATALOG, state.players[seat].buildings):
+                    layout.layout_sector(age, sector_texts(CATALOG, age, ids, lang))
+                    asked += 1
+    for lang in sorted(LANGUAGES):
+        every = names(lang)
+        for sector in range(layout.SECTORS):
+            layout.layout_sector(sector, tuple((n, "") for n in every[sector * 5 : sector * 5 + 8]))
+    assert asked > 100
+    assert layout._fitting_centres.cache_info().hits > centres.hits
+    assert layout._spots.cache_info().misses == spots.misses
+    assert layout._fitting_centres.cache_info().misses == centres.misses

@@ -18,6 +18,11 @@ machine, so its share is CPU the servers did not have).
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --rooms 50     # a running server
     .venv/bin/python bench/load.py --db postgres --processes 2 --rooms 200 --against-baseline
 
+With two processes a room's host and spectator use one process and the other player the other
+one, so every move crosses between them (``--spread players``); ``--spread rooms`` keeps each room
+on one process, as the deployment's proxy routes a room's requests (deploy/Caddyfile), the rooms
+spread over both.
+
 ``--against-baseline`` runs the same load first on ``bench/baseline.py`` (a bare server on the same
 stack: a durable transaction and a fixed board per move, no game) and then on the app, each with a
 fresh database, and ends with one line ``ratio cpu_per_move X p50 Y p99 Z``: the app's figures
@@ -307,9 +312,13 @@ async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 3) -> T
     raise AssertionError("unreachable")
 
 
-async def create_room(client: httpx.AsyncClient, servers: list[Server], index: int) -> Room:
+async def create_room(
+    client: httpx.AsyncClient, servers: list[Server], index: int, spread: str = "players"
+) -> Room:
+    """Room `index`, its host and spectator on one process; the other player on the next process
+    (`spread` "players") or on the same one ("rooms": as deploy/Caddyfile routes a room)."""
     host = servers[index % len(servers)].url
-    other = servers[(index + 1) % len(servers)].url
+    other = host if spread == "rooms" else servers[(index + 1) % len(servers)].url
     created = (await client.post(f"{host}/api/rooms", json={"host_seat": 0})).raise_for_status()
     data = created.json()
     invite = data["invite_link"].rsplit("/", 1)[1]
@@ -493,7 +502,10 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
             batch = range(start, min(args.rooms, start + 50))
             rooms.extend(
                 await asyncio.gather(
-                    *(with_retries(partial(create_room, client, servers, i)) for i in batch)
+                    *(
+                        with_retries(partial(create_room, client, servers, i, args.spread))
+                        for i in batch
+                    )
                 )
             )
         memory_rooms = sum(s.memory_kib("VmRSS") for s in servers)
@@ -550,6 +562,7 @@ async def run(args: argparse.Namespace, servers: list[Server]) -> dict[str, obje
         "interval_s": args.interval,
         "requests_per_move": 3 if args.fetch_legal else 1,
         "via": args.via,
+        "spread": args.spread,
         "duration_s": round(elapsed, 1),
         "moves": results.moves,
         "moves_per_s": round(results.moves / elapsed, 1),
@@ -650,6 +663,14 @@ def main() -> int:
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--processes", type=int, default=1, choices=[1, 2])
     parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument(
+        "--spread",
+        choices=["players", "rooms"],
+        default="players",
+        help="with two processes: a room's two players on different processes (each move "
+        "crosses between them), or each room whole on one process (as deploy/Caddyfile "
+        "routes a room's requests)",
+    )
     parser.add_argument(
         "--interval", type=float, default=10.0, help="seconds between moves per room"
     )

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import yaml
 
 from app.settings import Settings
+from bench.appserver import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,12 +56,17 @@ def test_the_two_processes_profile_adds_a_second_app_process_on_the_same_databas
     assert second["depends_on"] == {"app": {"condition": "service_healthy"}}
 
 
-def test_caddy_spreads_the_requests_over_every_address_of_app() -> None:
+def caddy_or_skip() -> str:
     caddy = shutil.which("caddy")
     if caddy is None:
         if os.environ.get("CI") == "true":
             pytest.fail("caddy is required in CI (apt-get install caddy)")
         pytest.skip("caddy is not installed")
+    return caddy
+
+
+def test_caddy_hashes_the_requests_over_every_address_of_app() -> None:
+    caddy = caddy_or_skip()
     adapted = subprocess.run(
         [caddy, "adapt", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
         capture_output=True,
@@ -67,17 +78,101 @@ def test_caddy_spreads_the_requests_over_every_address_of_app() -> None:
     server = json.loads(adapted.stdout)["apps"]["http"]["servers"]["srv0"]
     route = server["routes"][0]
     assert route["match"] == [{"host": ["port.example"]}]
-    proxy = route["handle"][0]["routes"][0]["handle"][0]
-    assert proxy["handler"] == "reverse_proxy"
+    handlers = [h for r in route["handle"][0]["routes"] for h in r["handle"]]
+    (proxy,) = [h for h in handlers if h["handler"] == "reverse_proxy"]
     assert proxy["dynamic_upstreams"] == {
         "source": "a",
         "name": "app",
         "port": "8000",
         "refresh": 5_000_000_000,
     }
-    assert proxy["load_balancing"]["selection_policy"] == {"policy": "least_conn"}
+    assert proxy["load_balancing"]["selection_policy"] == {
+        "policy": "header",
+        "field": "X-Inland-Room",
+    }
     # The proxy lets go of an idle connection to the app before the app would close it, so it
     # never sends a request on a connection the app is closing.
     idle = proxy["transport"]["keep_alive"]["idle_timeout"] / 1e9
     assert idle == 30
     assert idle < Settings().keep_alive_timeout
+
+
+class _Upstream(BaseHTTPRequestHandler):
+    """Answers every request with its own port and the room header it was given."""
+
+    def do_GET(self) -> None:
+        body = json.dumps(
+            {"port": self.server.server_address[1], "room": self.headers.get(ROOM_HEADER)}
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+ROOM_HEADER = "X-Inland-Room"
+
+
+def test_caddy_sends_every_request_of_a_room_to_one_process(tmp_path: Path) -> None:
+    """deploy/Caddyfile with two processes (its upstreams given as addresses): a room's page, its
+    moves through the page and the API and its socket's address all reach the process its id
+    hashes to; the rooms are spread over both; a room header a client sends is not believed."""
+    caddy = caddy_or_skip()
+    upstreams = [ThreadingHTTPServer(("127.0.0.1", 0), _Upstream) for _ in range(2)]
+    for upstream in upstreams:
+        threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    port = free_port()
+    config = re.sub(
+        r"dynamic a app 8000 \{[^}]*\}",
+        "to " + " ".join(f"127.0.0.1:{u.server_address[1]}" for u in upstreams),
+        (ROOT / "deploy" / "Caddyfile").read_text(),
+    )
+    config = "{\n\tadmin off\n}\n" + config.replace(
+        "{$SITE_ADDRESS:localhost}", f"http://127.0.0.1:{port}"
+    )
+    assert "127.0.0.1:" in config and "dynamic" not in config
+    (tmp_path / "Caddyfile").write_text(config)
+    proxy = subprocess.Popen(
+        [caddy, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as client:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    client.get("/healthz")
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline, "caddy did not start"
+                    time.sleep(0.1)
+            process_of = {}
+            for index in range(24):
+                room = f"room{index:02d}Xy_-"
+                answers = [
+                    client.get(path).json()
+                    for path in (
+                        f"/rooms/{room}",
+                        f"/rooms/{room}/moves",
+                        f"/api/rooms/{room}/moves",
+                        f"/ws/rooms/{room}?token=t",
+                    )
+                ]
+                assert {a["room"] for a in answers} == {room}
+                assert len({a["port"] for a in answers}) == 1, answers
+                process_of[room] = answers[0]["port"]
+            assert set(process_of.values()) == {u.server_address[1] for u in upstreams}
+            for path in ("/", "/s/token", "/static/x.css"):
+                answer = client.get(path, headers={ROOM_HEADER: "room00Xy_-"}).json()
+                assert answer["room"] is None
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=10)
+        for upstream in upstreams:
+            upstream.shutdown()
+            upstream.server_close()

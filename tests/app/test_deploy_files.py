@@ -97,6 +97,10 @@ def test_caddy_hashes_the_requests_over_every_address_of_app() -> None:
     assert idle < Settings().keep_alive_timeout
 
 
+#: The header deploy/Caddyfile sets to a room's id and picks the room's process by.
+ROOM_HEADER = "X-Inland-Room"
+
+
 class _Upstream(BaseHTTPRequestHandler):
     """Answers every request with its own port and the room header it was given."""
 
@@ -112,9 +116,6 @@ class _Upstream(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
-
-
-ROOM_HEADER = "X-Inland-Room"
 
 
 def test_caddy_sends_every_request_of_a_room_to_one_process(tmp_path: Path) -> None:

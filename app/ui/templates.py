@@ -24,7 +24,7 @@ from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, html_lang, translations
 from engine.catalog import Warehouse
 
 from .catalogs import catalog_choices, catalog_label
-from .wheel_layout import text_runs
+from .tile_text import text_runs
 from .words import words_for
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"

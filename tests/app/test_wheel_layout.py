@@ -15,6 +15,7 @@ import pytest
 import engine
 from app.i18n import LANGUAGES
 from app.ui import wheel_layout as layout
+from app.ui.tile_text import text_runs
 from app.ui.warehouse import every_tile_text, mat, sector_texts, wheel_sectors
 from app.ui.words import words_for
 from bench.games import positions, room_view
@@ -78,7 +79,7 @@ def test_few_tiles_show_their_whole_name_and_multiplier() -> None:
 def test_text_stays_in_its_box() -> None:
     label = layout.Label(("Pont de", "Normandie"), "×2")
     box = layout.Box(100, 100, *layout.label_size(label))
-    lines, multiplier = layout.text_runs(label, box)
+    lines, multiplier = text_runs(label, box)
     assert multiplier is not None
     for run in lines:
         assert box.x < run.x and run.x + run.width <= box.x + box.width

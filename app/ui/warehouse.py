@@ -101,11 +101,11 @@ def every_tile_text(catalogs: Iterable[Catalog], langs: Iterable[str]) -> set[tu
     `sector_texts` gives for any building in any sector."""
     languages = tuple(langs)
     return {
-        (building.name_in(lang), multiplier_text(catalog, building.id, age))
+        text
         for catalog in catalogs
-        for building in catalog.buildings
         for lang in languages
         for age in range(WHEEL_SECTORS)
+        for text in sector_texts(catalog, age, [b.id for b in catalog.buildings], lang)
     }
 
 

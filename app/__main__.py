@@ -1,5 +1,5 @@
-"""`python -m app`: apply the migrations, work out the wheels' geometry ahead, then serve on
-HOST:PORT with uvicorn.
+"""`python -m app`: apply the migrations, compile the templates and work out the wheels' geometry
+ahead, then serve on HOST:PORT with uvicorn.
 
 uvicorn believes the X-Forwarded-For/-Proto headers of the proxies in FORWARDED_ALLOW_IPS only,
 keeps an idle connection open KEEP_ALIVE_TIMEOUT seconds (65) for its next request, and drops
@@ -45,6 +45,7 @@ def main() -> None:
     except ValueError as err:
         sys.exit(f"Inland Port cannot start: {err}")
     upgrade(settings.resolved_database_url)
+    warm_up_templates()
     warm_up_wheels()
     print(f"Inland Port is running at http://{settings.host}:{settings.port}", flush=True)
     tune_garbage_collector()
@@ -74,6 +75,16 @@ def websocket_protocol_for(settings: Settings) -> type[asyncio.Protocol]:
         mem_level=settings.ws_deflate_mem_level,
         keep_context=settings.ws_deflate_keep_context,
     )
+
+
+def warm_up_templates() -> None:
+    """Compile every template in every language (`app.ui.templates.compile_all`): a template
+    compiled later, while rooms are played, would hold up the requests and boards behind it,
+    and would stay in the collector's full passes, which the templates compiled here do not
+    (`tune_garbage_collector`)."""
+    from app.ui.templates import compile_all
+
+    compile_all()
 
 
 def warm_up_wheels() -> None:

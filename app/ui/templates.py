@@ -140,3 +140,13 @@ def drawn(lang: str, macro: str, args: tuple[Any, ...]) -> Markup:
     if macro not in DRAWN_MACROS:
         raise ValueError(f"{macro!r} is not one of the board's memoised drawings")
     return getattr(macros(lang), macro)(*args)  # type: ignore[no-any-return]
+
+
+def compile_all() -> None:
+    """Compile every template in every language ahead, with the macros the board calls from
+    Python: without it, each language's first room page after a start compiles its templates
+    (~140-190 ms against ~10 ms warm). ~0.9 s of CPU at start."""
+    for code, env in _ENVIRONMENTS.items():
+        for name in env.list_templates(extensions=["html"]):
+            env.get_template(name)
+        macros(code)

@@ -5,12 +5,16 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from typing import Any
+
+import pytest
 
 import engine
+from app.i18n import LANGUAGES
 from app.roomview import LogEntry, RoomView
 from app.ui.board import render_board
 from app.ui.cache import card_html, clear_caches, tile_html
-from app.ui.templates import environment_for
+from app.ui.templates import compile_all, environment_for
 from bench.games import Position, positions, room_view
 
 
@@ -100,3 +104,26 @@ def test_remembered_translations_keep_escaping_and_language_apart() -> None:
         assert english.render(name=Markup("<b>"), n=2) == "<b> (you)|2 francs"
         assert english.render(name="<b>", n=1) == "&lt;b&gt; (you)|1 franc"
         assert czech.render(name="Eva", n=5) == "Eva (vy)|5 franků"
+
+
+def test_no_board_and_no_page_compiles_a_template_after_the_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`compile_all` (what a server does at start) compiles every template of every language, so
+    no board drawn and no page rendered later waits for Jinja's compiler."""
+    compile_all()
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a template was compiled after the start")
+
+    for lang in LANGUAGES:
+        monkeypatch.setattr(environment_for(lang), "compile", refuse)
+    clear_caches()
+    for state, log in game(7, 60)[::6]:
+        for seat in (state.to_move, None):
+            for lang in LANGUAGES:
+                assert 'id="board"' in render_board(view("r1", state, log, seat), lang=lang)
+    for lang in LANGUAGES:
+        env = environment_for(lang)
+        for name in env.list_templates(extensions=["html"]):
+            env.get_template(name)

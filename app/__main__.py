@@ -45,7 +45,7 @@ def main() -> None:
     except ValueError as err:
         sys.exit(f"Inland Port cannot start: {err}")
     upgrade(settings.resolved_database_url)
-    warm_up_templates()
+    warm_up_pages()
     warm_up_wheels()
     print(f"Inland Port is running at http://{settings.host}:{settings.port}", flush=True)
     tune_garbage_collector()
@@ -77,13 +77,15 @@ def websocket_protocol_for(settings: Settings) -> type[asyncio.Protocol]:
     )
 
 
-def warm_up_templates() -> None:
-    """Compile every template in every language (`app.ui.templates.compile_all`): a template
-    compiled later, while rooms are played, would hold up the requests and boards behind it,
-    and would stay in the collector's full passes, which the templates compiled here do not
-    (`tune_garbage_collector`)."""
+def warm_up_pages() -> None:
+    """Compile every template in every language (`app.ui.templates.compile_all`) and read their
+    locale data (`app.i18n.load_locale_data`): done later, while rooms are played, either would
+    hold up the requests and boards behind it, and what it made would stay in the collector's
+    full passes, which what is made here does not (`tune_garbage_collector`)."""
+    from app.i18n import load_locale_data
     from app.ui.templates import compile_all
 
+    load_locale_data()
     compile_all()
 
 

@@ -142,3 +142,11 @@ def _format_number(n: int | float, code: str) -> str:
 @cache
 def language(code: str) -> Language:
     return Language(code, translations(code))
+
+
+def load_locale_data() -> None:
+    """Read every language's locale data ahead: Babel reads a locale's file the first time a
+    number or a list is written in it (~5-11 ms each)."""
+    for code in LANGUAGES:
+        language(code).number(1.5)
+        language(code).join(["a", "b"])

@@ -7,14 +7,16 @@ import random
 import re
 from typing import Any
 
+import babel.localedata
 import pytest
 
 import engine
-from app.i18n import LANGUAGES
+from app.__main__ import warm_up_pages
+from app.i18n import LANGUAGES, language
 from app.roomview import LogEntry, RoomView
 from app.ui.board import render_board
 from app.ui.cache import card_html, clear_caches, tile_html
-from app.ui.templates import compile_all, environment_for
+from app.ui.templates import environment_for
 from bench.games import Position, positions, room_view
 
 
@@ -106,24 +108,27 @@ def test_remembered_translations_keep_escaping_and_language_apart() -> None:
         assert czech.render(name="Eva", n=5) == "Eva (vy)|5 franků"
 
 
-def test_no_board_and_no_page_compiles_a_template_after_the_start(
+def test_after_the_warm_up_at_start_no_board_compiles_a_template_or_reads_locale_data(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`compile_all` (what a server does at start) compiles every template of every language, so
-    no board drawn and no page rendered later waits for Jinja's compiler."""
-    compile_all()
+    """`warm_up_pages` (what a server does at start) compiles every template of every language
+    and reads their locale data, so no board drawn and no page rendered later waits for Jinja's
+    compiler or for Babel's files."""
+    warm_up_pages()
 
     def refuse(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError("a template was compiled after the start")
+        raise AssertionError(f"done after the start: {args}")
 
     for lang in LANGUAGES:
         monkeypatch.setattr(environment_for(lang), "compile", refuse)
+    monkeypatch.setattr(babel.localedata, "load", refuse)
     clear_caches()
     for state, log in game(7, 60)[::6]:
         for seat in (state.to_move, None):
             for lang in LANGUAGES:
                 assert 'id="board"' in render_board(view("r1", state, log, seat), lang=lang)
     for lang in LANGUAGES:
+        assert language(lang).number(98765.25) and language(lang).join(["x", "y", "z"])
         env = environment_for(lang)
         for name in env.list_templates(extensions=["html"]):
             env.get_template(name)

@@ -1,5 +1,5 @@
-"""`python -m app`: apply the migrations, compile the templates and work out the wheels' geometry
-ahead, then serve on HOST:PORT with uvicorn.
+"""`python -m app`: apply the migrations, read the languages' locale data, compile the templates
+and work out the wheels' geometry ahead, then serve on HOST:PORT with uvicorn.
 
 uvicorn believes the X-Forwarded-For/-Proto headers of the proxies in FORWARDED_ALLOW_IPS only,
 keeps an idle connection open KEEP_ALIVE_TIMEOUT seconds (65) for its next request, and drops

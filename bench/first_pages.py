@@ -5,7 +5,7 @@ long the start took (from launching the process until /healthz answers), the pro
 and memory (RSS) once it is up, and then, for each language in turn (a browser's
 Accept-Language), a new room's page for its host: the first time and again. The first room page
 in a language is where anything a server does only once per language (compiling a template,
-drawing a building's tile) shows. It prints the medians over the starts.
+reading the locale's data, drawing a building's tile) shows. It prints the medians over the starts.
 
     .venv/bin/python bench/first_pages.py                 # 3 starts
     .venv/bin/python bench/first_pages.py --starts 5 --json

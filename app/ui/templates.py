@@ -144,8 +144,9 @@ def drawn(lang: str, macro: str, args: tuple[Any, ...]) -> Markup:
 
 def compile_all() -> None:
     """Compile every template in every language ahead, with the macros the board calls from
-    Python: without it, each language's first room page after a start compiles its templates
-    (~140-190 ms against ~10 ms warm). ~0.9 s of CPU at start."""
+    Python: without it, each language's first room page after a start compiles its templates,
+    most of the ~140-210 ms such a page took against ~10 ms asked again (bench/first_pages.py).
+    ~0.3 s of CPU per language."""
     for code, env in _ENVIRONMENTS.items():
         for name in env.list_templates(extensions=["html"]):
             env.get_template(name)

@@ -3,6 +3,8 @@ on the bare baseline server lose nothing, fail nothing."""
 
 from __future__ import annotations
 
+import gc
+import importlib.util
 import json
 import re
 import subprocess
@@ -84,3 +86,20 @@ def test_a_run_against_the_baseline_ends_with_the_ratio_of_app_to_baseline() -> 
     app, baseline = results["app"], results["baseline"]
     expected = app["p50_ms"] / baseline["p50_ms"]
     assert float(found.group(2)) == pytest.approx(expected, abs=0.01)
+
+
+def test_the_load_clients_own_collector_is_off_while_it_plays_and_back_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its pauses would count as the server's latency (docs/performance.md)."""
+    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "load.py")
+    assert spec is not None and spec.loader is not None
+    load = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, load)  # its dataclasses look their module up
+    spec.loader.exec_module(load)
+    assert gc.isenabled()
+    with load.collector_paused():
+        assert not gc.isenabled()
+        assert gc.get_freeze_count() > 0  # what the setup left is out of every later pass
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0

@@ -359,8 +359,10 @@
     if (stale || (message && isRefresh(evt.detail))) evt.detail.shouldSwap = false;
   });
 
-  // Opening a building's panel moves focus to it (keyboard and screen-reader users).
-  document.addEventListener("htmx:afterSwap", function (evt) {
+  // Opening a building's panel moves focus to it (keyboard and screen-reader users). After the
+  // settle, not the swap: htmx binds the panel's forms only then (its settle delay, 20 ms), and a
+  // form submitted before would go as the browser's own GET of the room's page, not as the move.
+  document.addEventListener("htmx:afterSettle", function (evt) {
     if (!evt.detail || !evt.detail.target || evt.detail.target.id !== "panel") return;
     var trigger = evt.detail.requestConfig && evt.detail.requestConfig.elt;
     var fromTable = trigger && trigger.closest && trigger.closest("#board");
@@ -373,6 +375,10 @@
         if (title) title.focus({ preventScroll: !window.matchMedia("(max-width: 900px)").matches });
       });
     }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (evt) {
+    if (!evt.detail || !evt.detail.target || evt.detail.target.id !== "panel") return;
     document.body.classList.toggle("panel-open", !!document.querySelector("#panel .panel-card:not(.panel-empty)"));
   });
 

@@ -126,7 +126,12 @@ def test_axe_finds_no_serious_violation(
     assert console == []
 
 
-def test_a_whole_turn_by_keyboard_alone(browser: Browser, new_room: Callable[[], Room]) -> None:
+# htmx binds swapped-in forms only when it settles them (20 ms later by default, more on a busy
+# page): a slow settle must not let the keyboard reach the panel's form before it is bound.
+@pytest.mark.parametrize("settle_delay_ms", [None, 1000])
+def test_a_whole_turn_by_keyboard_alone(
+    browser: Browser, new_room: Callable[[], Room], settle_delay_ms: int | None
+) -> None:
     room = new_room()
     room.play(12, random.Random(7))
     seat = room.state.to_move
@@ -134,6 +139,8 @@ def test_a_whole_turn_by_keyboard_alone(browser: Browser, new_room: Callable[[],
     table = Table(browser, "keyboard", width=1280, height=900)
     table.open(room.links[seat])
     page = table.page
+    if settle_delay_ms is not None:
+        page.evaluate("(ms) => { htmx.config.defaultSettleDelay = ms; }", settle_delay_ms)
     version = table.version
 
     def tab_to(selector: str, limit: int = 400) -> None:

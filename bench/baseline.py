@@ -2,7 +2,7 @@
 
 It speaks the protocol bench/load.py drives (the JSON API's rooms, invites and moves, the page's
 move form, the room sockets) on the same stack as the app: FastAPI, SQLAlchemy with psycopg (or
-SQLite), uvicorn's WebSockets with the app's permessage-deflate settings (`app.wsdeflate`, the
+SQLite), uvicorn's WebSockets with the app's permessage-deflate settings (`app.edge.wsdeflate`, the
 same WS_DEFLATE* variables) and the same limits and HTTP keep-alive (KEEP_ALIVE_TIMEOUT), GZip on HTTP answers. What it leaves out is the game: no rules engine, no templates, no per-viewer boards.
 
 A move is one durable transaction (the room's row locked, the move inserted, the version bumped,

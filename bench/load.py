@@ -72,7 +72,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402  (the project's rules engine, to follow each game)
 from app.settings import Settings  # noqa: E402
 
-#: A board's version: a whole board's root element, or a patch's header (app.boardframes).
+#: A board's version: a whole board's root element, or a patch's header (app.live.frames).
 VERSION_RE = re.compile(rb'data-version="(\d+)"|^<!--board-patch \{[^}]*"version":"(\d+)"')
 #: How each kind of server is started (in the project's root, settings in the environment).
 COMMANDS = {

@@ -1,21 +1,11 @@
-"""`create_app()`: the FastAPI application with its lifespan, routers and static files.
-
-The lifespan opens the database, registers this server process (presence counts the sockets of
-live processes only), keeps its heartbeat going and, on PostgreSQL, listens for the other
-processes' room notifications, and sweeps for rooms past their lifetime
-(`app.services.lifetime`). It also starts the computer player (`app.computer.player`), which
-resumes the rooms left on the computer's turn. Migrations are applied by `python -m app` before
-start.
+"""`create_app()`: the FastAPI application wired together — its middleware, error handlers,
+routers and static files, on the lifespan of `app.lifespan`. Migrations are applied by
+`python -m app` before start.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import secrets
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from datetime import timedelta
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -27,15 +17,13 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.computer.lanes import games_ahead
-from app.computer.player import ComputerHub, ComputerPlayer
-from app.db import close_engine, engine_for, make_sessionmaker
 from app.deps import PageError
 from app.edge.guards import RequestGuard
 from app.edge.head import HeadAsGet
 from app.edge.headers import SecurityHeaders
 from app.edge.limits import AbuseLimits
 from app.i18n import LANGUAGES
-from app.live.hub import run_periodically
+from app.lifespan import lifespan_for
 from app.reads import catalogs
 from app.refusals.answers import problem
 from app.routes import (
@@ -51,11 +39,8 @@ from app.routes import (
     roomlife_api,
     ws,
 )
-from app.services import lifetime, presence
 from app.services.errors import ServiceError
 from app.settings import Settings
-from app.ui.board import BoardPainter, draw_board
-from app.ui.chat import ChatPainter
 from app.ui.templates import environment_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,87 +59,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """
     settings = settings or Settings()
     catalogs.configure(settings.catalog_dir)
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = engine_for(settings)
-        sessions = make_sessionmaker(engine)
-        painter = BoardPainter(
-            sessions,
-            draw_board,
-            presence_timeout=settings.presence_timeout,
-            absent_after=settings.absent_after,
-        )
-        hub = ComputerHub(asyncio.get_running_loop(), painter)
-        hub.make_chats = ChatPainter(sessions)
-        process_id = secrets.token_hex(8)
-        app.state.settings = settings
-        app.state.sessionmaker = sessions
-        app.state.hub = hub
-        app.state.process_id = process_id
-        computer = ComputerPlayer(sessions, hub, redraw=hub.redraw)
-        hub.computer = computer
-        app.state.computer = computer
-
-        def register() -> None:
-            with sessions() as session:
-                presence.register_process(session, process_id=process_id)
-
-        beat_interval = settings.presence_timeout / 3
-
-        def beat() -> None:
-            with sessions() as session:
-                presence.heartbeat(session, process_id=process_id)
-                # A process that died cannot say so: redraw the rooms whose presence it changed.
-                silent = presence.rooms_gone_silent(
-                    session, timeout=settings.presence_timeout, window=1.5 * beat_interval
-                )
-                # A player away long enough: the other may now let the computer play or claim.
-                silent += presence.seats_gone_absent(
-                    session, absent_after=settings.absent_after, window=1.5 * beat_interval
-                )
-            for room_id in silent:
-                hub.room_changed(room_id, None)
-
-        def unregister() -> list[str]:
-            with sessions() as session:
-                return presence.unregister_process(session, process_id=process_id)
-
-        def sweep() -> None:
-            with sessions() as session:
-                lifetime.remove_expired_rooms(
-                    session,
-                    unstarted_after=timedelta(days=settings.unstarted_room_days),
-                    finished_after=timedelta(days=settings.finished_room_days),
-                )
-
-        await asyncio.to_thread(register)
-        tasks = [
-            asyncio.create_task(run_periodically(beat_interval, beat)),
-            asyncio.create_task(run_periodically(settings.room_sweep_interval, sweep)),
-        ]
-        if settings.is_postgres:
-            tasks.append(asyncio.create_task(hub.listen_postgres(settings.resolved_database_url)))
-        await computer.resume()
-        if settings.computer_warm_up:
-            computer.warm_up()
-        try:
-            yield
-        finally:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            await computer.close()
-            await asyncio.to_thread(unregister)
-            await asyncio.to_thread(close_engine, engine)
-
     app = FastAPI(
         title="Inland Port",
         summary="Le Havre: The Inland Port, played live in the browser",
-        lifespan=lifespan,
+        lifespan=lifespan_for(settings),
         docs_url=None,  # served by app.routes.apidocs from vendored files
         redoc_url=None,
     )
+    _add_middleware(app, settings)
+    _add_error_handlers(app)
+    _add_routes(app)
+    return app
+
+
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
     app.add_middleware(
         AbuseLimits,
         rooms_per_minute=settings.rooms_per_minute,
@@ -168,6 +86,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders, https=settings.https)
     app.add_middleware(HeadAsGet)  # outermost: HEAD answers exactly what GET would, bodiless
 
+
+def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         """422 naming each bad field; the input itself is not echoed (it may not be JSON-safe)."""
@@ -202,6 +122,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_exception_handler(PageError, pages.page_error)
 
+
+def _add_routes(app: FastAPI) -> None:
     app.include_router(health.router)
     app.include_router(apidocs.router)
     app.include_router(api.router)
@@ -219,4 +141,3 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     static = ROOT / "static"
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=static), name="static")
-    return app

@@ -17,7 +17,8 @@ import hmac
 import math
 import secrets
 import unicodedata
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -88,16 +89,8 @@ def post_message(
     3. The message is stored, the commit queues the cross-process notice, then the publisher
        hears of it.
     """
-    if channel not in CHANNELS:
-        raise ChatRefused("unknown_chat")
     is_player = viewer.kind == "seat" and viewer.seat is not None
-    if (channel == "players") != is_player:
-        raise ChatRefused("chat_not_yours")
-    cleaned = clean_text(text)
-    if not cleaned:
-        raise ChatRefused("chat_empty")
-    if len(cleaned) > MAX_LENGTH:
-        raise ChatRefused("chat_too_long", {"max_length": MAX_LENGTH})
+    cleaned = _checked_text(channel, text, is_player=is_player)
     with room_lock(session, viewer.room_id) as room:
         author = ""
         if not is_player:
@@ -108,25 +101,7 @@ def post_message(
             if is_player
             else (ChatMessage.seat.is_(None) & (ChatMessage.author == author))
         )
-        recent = session.scalars(
-            select(ChatMessage.created_at)
-            .where(
-                ChatMessage.room_id == room.id,
-                ChatMessage.channel == channel,
-                writer,
-                ChatMessage.created_at > stamp - timedelta(seconds=RATE_WINDOW),
-            )
-            .order_by(ChatMessage.created_at.desc())
-            .limit(RATE_LIMIT)
-        ).all()
-        if len(recent) >= RATE_LIMIT:
-            oldest = recent[-1] if recent[-1].tzinfo else recent[-1].replace(tzinfo=stamp.tzinfo)
-            wait = RATE_WINDOW - (stamp - oldest).total_seconds()
-            seconds = max(1, math.ceil(wait))
-            raise ChatRefused(
-                "chat_too_fast",
-                {"limit": RATE_LIMIT, "seconds": int(RATE_WINDOW), "retry_after": seconds},
-            )
+        _check_rate(session, room.id, channel, writer, stamp)
         row = ChatMessage(
             room_id=room.id,
             channel=channel,
@@ -150,6 +125,45 @@ def post_message(
     if publisher is not None:
         publisher.chat_changed(viewer.room_id)
     return line
+
+
+def _checked_text(channel: str, text: str, *, is_player: bool) -> str:
+    """Step 1: the channel is the viewer's own, and the text once cleaned is 1 to `MAX_LENGTH`
+    characters."""
+    if channel not in CHANNELS:
+        raise ChatRefused("unknown_chat")
+    if (channel == "players") != is_player:
+        raise ChatRefused("chat_not_yours")
+    cleaned = clean_text(text)
+    if not cleaned:
+        raise ChatRefused("chat_empty")
+    if len(cleaned) > MAX_LENGTH:
+        raise ChatRefused("chat_too_long", {"max_length": MAX_LENGTH})
+    return cleaned
+
+
+def _check_rate(session: Session, room_id: str, channel: str, writer: Any, stamp: datetime) -> None:
+    """Step 2: `RATE_LIMIT` messages by this writer in the last `RATE_WINDOW` seconds already,
+    and this one is refused with the wait."""
+    recent = session.scalars(
+        select(ChatMessage.created_at)
+        .where(
+            ChatMessage.room_id == room_id,
+            ChatMessage.channel == channel,
+            writer,
+            ChatMessage.created_at > stamp - timedelta(seconds=RATE_WINDOW),
+        )
+        .order_by(ChatMessage.created_at.desc())
+        .limit(RATE_LIMIT)
+    ).all()
+    if len(recent) >= RATE_LIMIT:
+        oldest = recent[-1] if recent[-1].tzinfo else recent[-1].replace(tzinfo=stamp.tzinfo)
+        wait = RATE_WINDOW - (stamp - oldest).total_seconds()
+        seconds = max(1, math.ceil(wait))
+        raise ChatRefused(
+            "chat_too_fast",
+            {"limit": RATE_LIMIT, "seconds": int(RATE_WINDOW), "retry_after": seconds},
+        )
 
 
 def set_spectators_read(

@@ -104,70 +104,103 @@ def submit_move(
     7. only then publish "room R is at version V" (on PostgreSQL the NOTIFY is part of the
        transaction, so PostgreSQL delivers it only once the commit succeeded).
     """
-    if seat not in (0, 1):
-        raise NotYourTurn("not_a_player")
-    if not 1 <= len(client_move_id) <= MAX_CLIENT_MOVE_ID or not client_move_id.isprintable():
-        # Control characters have no place in an id, and PostgreSQL refuses NUL in text.
-        raise MoveRefused("bad_client_move_id", {"max_length": MAX_CLIENT_MOVE_ID})
+    seat = _mover(seat, client_move_id)
     with room_columns_lock(session, room_id, *_LOCKED_COLUMNS) as room:
         try:
             before, parsed, new_state, events = _checked(
                 session, room, seat=seat, move=move, version=version, by_computer=by_computer
             )
-        except ServiceError:
-            again = _answer_again(session, room_id, seat, client_move_id, move)
-            if again is None:
-                raise
-            return again
-        stamp = now()
+        except ServiceError as refused:
+            return _again_or_refuse(session, room_id, seat, client_move_id, move, refused)
         canonical = engine.canonical(parsed)
-        new_version = room.version + 1
         lapsed = room.takeback_seat is not None  # a move lets an open takeback request lapse
-        written = {
-            "version": new_version,
-            "takeback_seat": None,
-            "snapshot": engine.summary_json(new_state),
-            "finished": engine.is_finished(new_state),
-            "updated_at": stamp,
-        }
-        connection = session.connection()
-        try:
-            connection.execute(
-                _INSERT_MOVE,
-                {
-                    "room_id": room_id,
-                    "seq": room.version,
-                    "seat": seat,
-                    "move": canonical,
-                    "client_move_id": client_move_id,
-                    "created_at": stamp,
-                },
-            )
-            connection.execute(_UPDATE_ROOM, {"room": room_id, **written})
-            queue_notify(session, room_id, new_version, (seat, canonical))
-            if lapsed:
-                queue_notify(session, room_id, None)
-            session.commit()
-        except IntegrityError:
-            session.rollback()
-            again = _answer_again(session, room_id, seat, client_move_id, move)
-            if again is not None:
-                return again
-            raise StaleVersion(room_id, version + 1) from None
+        if not _write_move(session, room, seat, canonical, client_move_id, new_state):
+            stale = StaleVersion(room_id, version + 1)
+            return _again_or_refuse(session, room_id, seat, client_move_id, move, stale)
     entry = log_entry(version, seat, parsed, events)
     played = (*before.played, (version, seat, canonical))
-    positions.put(room_id, Position(new_version, new_state, (*before.log, entry), played))
-    if publisher is not None:
-        publisher.room_changed(room_id, new_version)
-        if lapsed:
-            publisher.room_changed(room_id, None)
-    return MoveResult(
+    result = MoveResult(
         room_id=room_id,
-        version=new_version,
+        version=room.version + 1,
         summary=engine.summary(new_state),
         entry=entry,
         state=new_state,
     )
+    positions.put(room_id, Position(result.version, new_state, (*before.log, entry), played))
+    if publisher is not None:
+        publisher.room_changed(room_id, result.version)
+        if lapsed:
+            publisher.room_changed(room_id, None)
+    return result
+
+
+def _again_or_refuse(
+    session: Session,
+    room_id: str,
+    seat: int,
+    client_move_id: str,
+    move: Any,
+    refusal: ServiceError,
+) -> MoveResult:
+    """The original answer when the move is already in the log (step 2), else `refusal`."""
+    again = _answer_again(session, room_id, seat, client_move_id, move)
+    if again is None:
+        raise refusal
+    return again
+
+
+def _mover(seat: int | None, client_move_id: str) -> int:
+    """The mover's seat, checked to be a player's, with a client move id of 1 to
+    `MAX_CLIENT_MOVE_ID` printable characters."""
+    if seat is None or seat not in (0, 1):
+        raise NotYourTurn("not_a_player")
+    if not 1 <= len(client_move_id) <= MAX_CLIENT_MOVE_ID or not client_move_id.isprintable():
+        # Control characters have no place in an id, and PostgreSQL refuses NUL in text.
+        raise MoveRefused("bad_client_move_id", {"max_length": MAX_CLIENT_MOVE_ID})
+    return seat
+
+
+def _write_move(
+    session: Session,
+    room: Row[Any],
+    seat: int,
+    canonical: Any,
+    client_move_id: str,
+    new_state: engine.GameState,
+) -> bool:
+    """Step 6 and the NOTIFY of step 7: the move's row, the room's new version and snapshot,
+    committed. False (rolled back) when the row clashes with the log's."""
+    stamp = now()
+    new_version = room.version + 1
+    written = {
+        "version": new_version,
+        "takeback_seat": None,
+        "snapshot": engine.summary_json(new_state),
+        "finished": engine.is_finished(new_state),
+        "updated_at": stamp,
+    }
+    connection = session.connection()
+    try:
+        connection.execute(
+            _INSERT_MOVE,
+            {
+                "room_id": room.id,
+                "seq": room.version,
+                "seat": seat,
+                "move": canonical,
+                "client_move_id": client_move_id,
+                "created_at": stamp,
+            },
+        )
+        connection.execute(_UPDATE_ROOM, {"room": room.id, **written})
+        queue_notify(session, room.id, new_version, (seat, canonical))
+        if room.takeback_seat is not None:
+            queue_notify(session, room.id, None)
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        return False
+    return True
 
 
 def _checked(

@@ -147,6 +147,37 @@ def catalog_from_data(data: Any) -> Catalog:
     except (KeyError, TypeError) as err:
         raise ValueError(f"catalog: missing or malformed entry {err}") from err
 
+    _check_counts(rounds, multiplier, bonus, sold_at_age, buildings, names)
+    round_ends: list[int] = []
+    total = 0
+    for _, actions in rounds:
+        total += actions
+        round_ends.append(total)
+    return Catalog(
+        name=str(data.get("name", "")),
+        warehouse=warehouse,
+        start_francs=start_francs,
+        rounds=rounds,
+        multiplier_by_age=multiplier,
+        bonus_francs_by_age=bonus,
+        sold_at_age=sold_at_age,
+        buildings=buildings,
+        by_id={b.id: b for b in buildings},
+        round_ends=tuple(round_ends),
+        sha256=content_hash(data),
+    )
+
+
+def _check_counts(
+    rounds: tuple[tuple[str, int], ...],
+    multiplier: tuple[int, ...],
+    bonus: tuple[int, ...],
+    sold_at_age: int,
+    buildings: tuple[Building, ...],
+    names: dict[str, dict[str, str]],
+) -> None:
+    """The counts the engine relies on: the rounds A to L, the wheel's ages, 31 unique buildings
+    with their costs split 21 / 5 / 5."""
     if [letter for letter, _ in rounds] != list(LETTERS):
         raise ValueError("catalog: rounds must be the letters A to L in order")
     if any(actions <= 0 for _, actions in rounds):
@@ -173,25 +204,6 @@ def catalog_from_data(data: Any) -> Catalog:
             "catalog: expected 21 wood/clay, 5 food and 5 franc costs, "
             f"found {counts[0]}, {counts[1]} and {counts[2]}"
         )
-
-    round_ends: list[int] = []
-    total = 0
-    for _, actions in rounds:
-        total += actions
-        round_ends.append(total)
-    return Catalog(
-        name=str(data.get("name", "")),
-        warehouse=warehouse,
-        start_francs=start_francs,
-        rounds=rounds,
-        multiplier_by_age=multiplier,
-        bonus_francs_by_age=bonus,
-        sold_at_age=sold_at_age,
-        buildings=buildings,
-        by_id={b.id: b for b in buildings},
-        round_ends=tuple(round_ends),
-        sha256=content_hash(data),
-    )
 
 
 def _int(value: Any, what: str) -> int:

@@ -137,30 +137,13 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
     state = view.state
     acting = can_act(view)
     offered = offers(state) if acting else NO_OFFERS
-    actionable = offered.actionable
-    sellable = offered.sellable
-    pass_move = offered.pass_move
     order = (0, 1) if view.viewer_seat in (None, 0) else (1, 0)
     is_player = view.viewer_seat is not None
-    code = words.code
-
-    def card(tile: Tile) -> Markup:
-        return card_html(code, tile, is_player)
-
-    def tile(t: Tile, extra_class: str) -> Markup:
-        return tile_html(code, t, extra_class, is_player)
-
     computer_name = _computer_name(view, words)
-
-    def seat_label(seat: int) -> str:
-        if computer_name is not None and seat == view.computer_seat:
-            return computer_name
-        return words.seat_name(seat)
-
     final = _final(view, words) if view.over else None
     context: dict[str, Any] = {
-        "card": card,
-        "tile": tile,
+        **_drawers(view, words, computer_name),
+        **_turn(view, words, computer_name),
         "view": view,
         "state": state,
         "version": view.version,
@@ -169,7 +152,59 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "acting": acting,
         # The buildings the viewer may act on: the board element lists them and the page marks
         # their tiles and cards (static/js/table.js), so a turn passing redraws neither.
-        "playable": " ".join(sorted(actionable)),
+        "playable": " ".join(sorted(offered.actionable)),
+        "rounds": rounds(state),
+        "mats": [mat(view, seat, words) for seat in order],
+        "wedges": WEDGES,
+        "sector_hints": tuple(words.sector_hint(state.catalog, age) for age in range(len(WEDGES))),
+        "overview": overview(view, words),
+        "log": log_html(view, words, event_items(view, words)),
+        "forecast": engine.round_forecast(state),
+        "sellable": offered.sellable,
+        "pass_move": offered.pass_move,
+        "final": final,
+        "warehouse": state.catalog.warehouse,
+        "goods": GOODS,
+        "is_player": is_player,
+        "computer_name": computer_name,
+        "board_class": "board"
+        + (" is-acting" if acting else "")
+        + (" is-finished" if final else "")
+        + ("" if is_player else " is-spectator"),
+        **life_context(view, words),
+    }
+    context["board_parts"] = parts.on_page
+    return context
+
+
+def _drawers(view: RoomView, words: Words, computer_name: str | None) -> dict[str, Any]:
+    """The template's helpers that draw a card, a tile, a round's cards and a seat's name."""
+    code = words.code
+    is_player = view.viewer_seat is not None
+
+    def card(tile: Tile) -> Markup:
+        return card_html(code, tile, is_player)
+
+    def tile(t: Tile, extra_class: str) -> Markup:
+        return tile_html(code, t, extra_class, is_player)
+
+    def seat_label(seat: int) -> str:
+        if computer_name is not None and seat == view.computer_seat:
+            return computer_name
+        return words.seat_name(seat)
+
+    return {
+        "card": card,
+        "tile": tile,
+        "round_cards": lambda round_: Markup("").join(card(t) for t in round_.tiles),
+        "seat_label": seat_label,
+    }
+
+
+def _turn(view: RoomView, words: Words, computer_name: str | None) -> dict[str, Any]:
+    """Whose turn it is, as the board says it, and whether the computer is thinking."""
+    state = view.state
+    return {
         "waiting_for_opponent": not all(view.seats_claimed),
         "turn_text": (
             turn_text(words, state.to_move, view.viewer_seat)
@@ -179,21 +214,6 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
             else not_started_text(words)
         ),
         "actions_left": actions_left_text(words, state.actions_left),
-        "rounds": rounds(state),
-        "mats": [mat(view, seat, words) for seat in order],
-        "wedges": WEDGES,
-        "sector_hints": tuple(words.sector_hint(state.catalog, age) for age in range(len(WEDGES))),
-        "overview": overview(view, words),
-        "round_cards": lambda round_: Markup("").join(card(t) for t in round_.tiles),
-        "log": log_html(view, words, event_items(view, words)),
-        "forecast": engine.round_forecast(state),
-        "sellable": sellable,
-        "pass_move": pass_move,
-        "final": final,
-        "warehouse": state.catalog.warehouse,
-        "goods": GOODS,
-        "is_player": is_player,
-        "computer_name": computer_name,
         # The computer thinks while it is to move, also when it stands in for an absent player.
         "computer_turn": computer_name is not None and state.to_move == view.computer_seat,
         "standin_turn": (
@@ -202,15 +222,7 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
             and not state.finished
             and state.to_move == view.standin_seat
         ),
-        "seat_label": seat_label,
-        "board_class": "board"
-        + (" is-acting" if acting else "")
-        + (" is-finished" if final else "")
-        + ("" if is_player else " is-spectator"),
-        **life_context(view, words),
     }
-    context["board_parts"] = parts.on_page
-    return context
 
 
 def _computer_name(view: RoomView, words: Words) -> str | None:

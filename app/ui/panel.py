@@ -150,6 +150,31 @@ def _facts(state: GameState, building_id: str, words: Words) -> list[tuple[str, 
     return facts
 
 
+def _not_now(
+    state: GameState,
+    viewer_seat: int | None,
+    building_id: str,
+    owner: int | None,
+    words: Words,
+    letter: str,
+) -> str | None:
+    """Why the viewer cannot act on the building at all now (the game is over, they watch, it has
+    not arrived, it is not their turn), or None."""
+    t = words.lang
+    if state.to_move is None:
+        return t.gettext("The game is over.")
+    if viewer_seat is None:
+        return t.gettext("You are watching this game.")
+    if building_id not in state.supply and owner is None:
+        return t.gettext("Arrives in round %(letter)s.", letter=letter)
+    if state.to_move != viewer_seat:
+        return t.gettext(
+            "It is Player %(number)s's turn: you can act when it is yours.",
+            number=state.to_move + 1,
+        )
+    return None
+
+
 def build_panel(
     state: GameState,
     viewer_seat: int | None,
@@ -179,20 +204,9 @@ def build_panel(
     age = dict(state.players[owner].buildings)[building_id] if owner is not None else None
     action = "build" if owner is None else "use"
 
-    if state.to_move is None:
-        return replace(panel, blocked=t.gettext("The game is over."))
-    if viewer_seat is None:
-        return replace(panel, blocked=t.gettext("You are watching this game."))
-    if building_id not in state.supply and owner is None:
-        return replace(panel, blocked=t.gettext("Arrives in round %(letter)s.", letter=card.letter))
-    if state.to_move != viewer_seat:
-        return replace(
-            panel,
-            blocked=t.gettext(
-                "It is Player %(number)s's turn: you can act when it is yours.",
-                number=state.to_move + 1,
-            ),
-        )
+    not_now = _not_now(state, viewer_seat, building_id, owner, words, card.letter)
+    if not_now is not None or viewer_seat is None:
+        return replace(panel, blocked=not_now)
 
     moves = moves_by_building(state).get(building_id, [])
     sells = [m for m in moves if m.type == "sell"]

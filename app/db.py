@@ -16,10 +16,6 @@ from app.settings import Settings
 PING_AFTER_IDLE = 2.0
 
 
-def is_sqlite(engine: Engine) -> bool:
-    return engine.dialect.name == "sqlite"
-
-
 def make_engine(url: str) -> Engine:
     """An engine tuned for the backend: WAL and a busy timeout on SQLite, a pool on PostgreSQL."""
     if url.startswith("sqlite"):

@@ -45,10 +45,6 @@ class PlayerState:
                 return age
         raise KeyError(building_id)
 
-    @property
-    def building_ages(self) -> dict[str, int | None]:
-        return dict(self.buildings)
-
 
 @dataclass(frozen=True, slots=True)
 class GameState:

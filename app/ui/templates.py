@@ -28,7 +28,6 @@ from .tile_text import text_runs
 from .words import words_for
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
-STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
 
 GETTEXT_CACHE_SIZE = 8192
 

@@ -35,9 +35,6 @@ PLENTY = 12
 FUTURE_USE_SHARE = 0.35
 """Share of one use's worth that owning a building on the wheel adds, early in the game."""
 
-FEE = 1
-"""The franc a player pays the owner to use a building on the opponent's wheel (SPEC §5)."""
-
 
 def actions_left_for(state: GameState, seat: int) -> int:
     """How many actions ``seat`` still takes (turns alternate over the whole game, seat 0 first)."""

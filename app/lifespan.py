@@ -22,10 +22,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.computer.player import ComputerHub, ComputerPlayer
 from app.db import close_engine, engine_for, make_sessionmaker
 from app.live.hub import run_periodically
+from app.live.painters import BoardPainter, ChatPainter
 from app.services import lifetime, presence
 from app.settings import Settings
-from app.ui.board import BoardPainter, draw_board
-from app.ui.chat import ChatPainter
+from app.ui.board import draw_board
 
 Sessions = sessionmaker[Session]
 

@@ -70,3 +70,13 @@ def test_no_function_is_over_60_lines() -> None:
                 if lines > MAX_FUNCTION_LINES:
                     long[f"{path.relative_to(ROOT)}:{node.name}"] = lines
     assert long == {}
+
+
+def test_ui_reads_no_database() -> None:
+    """ui/ is presentation: game state and viewer in, template context out."""
+    reading = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "app" / "ui").rglob("*.py")
+        if "sqlalchemy" in path.read_text(encoding="utf-8")
+    )
+    assert reading == []

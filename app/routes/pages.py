@@ -13,9 +13,11 @@ viewer, the room's view) comes from `app.deps`; a refusal's status and sentence 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
 
 from app.deps import (
     BaseUrlDep,
@@ -32,13 +34,14 @@ from app.deps import (
 from app.edge.cookies import set_cookie
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language, language_of
 from app.reads import catalogs
+from app.reads.chatview import ChatView, load_chat
 from app.reads.yourgames import room_tokens, your_games
 from app.refusals.answers import sentence, status
 from app.routes.panel import panel_message
 from app.services import rematch, rooms
 from app.services.errors import ServiceError, UnknownCatalog
 from app.ui.board import board_context
-from app.ui.chat import chat_page_context
+from app.ui.chat import chat_context
 from app.ui.templates import templates_for
 from app.ui.warehouse import start_counters
 from app.ui.wheel import WEDGES
@@ -232,3 +235,10 @@ def post_rematch(
     else:
         lines = [t.gettext("You asked for a rematch. It starts when your opponent agrees.")]
     return panel_message(request, read_view(), lang, title=title, lines=lines, board=True)
+
+
+def chat_page_context(
+    session: Session, *, room_id: str, seat: int | None, lang: str
+) -> dict[str, Any]:
+    """The chat section's context for the room page of a viewer (`seat` None: a spectator)."""
+    return chat_context(ChatView(load_chat(session, room_id=room_id), seat), lang)

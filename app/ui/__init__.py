@@ -1,6 +1,6 @@
 """What a player sees: game state + viewer -> template context and HTML, one module per thing.
 
-- `board`      the whole table for one viewer (`board_context`, `render_board`, `BoardPainter`)
+- `board`      the whole table for one viewer (`board_context`, `render_board`, `draw_board`)
 - `wheel`      the production wheel: sectors, wedges, where tiles sit, the building `Tile`
 - `warehouse`  a player's side of the table: goods counters, francs, score (`Mat`)
 - `supply`     the buildings by round: in the supply, built, or to come; the round track

@@ -4,26 +4,22 @@
 a socket can be sent the whole board (root element ``id="board"``, ``data-version``,
 ``data-frame``, swapped in by htmx out of band) or only the parts a move changed
 (`app.live.frames`); `render_board` is the whole board as HTML. The page routes draw the same
-parts inside the full page, so a reload and a live update draw the same board. `BoardPainter`
-draws a room's boards for the hub: one read of the room, one drawing per group of alike viewers.
+parts inside the full page, so a reload and a live update draw the same board. The hub's
+painter (`app.live.painters`) calls it for each group of alike viewers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup
-from sqlalchemy.orm import Session, sessionmaker
 
 import engine
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from app.live.frames import BoardSummary, DrawnBoard
-from app.live.sockets import BoardGroup, HandOut
-from app.reads import queries
-from app.reads.roomview import RoomFacts, RoomView
+from app.reads.roomview import RoomView
 
 from . import parts
 from .cache import Same, card_html, log_html, tile_html
@@ -257,68 +253,3 @@ def draw_board(
 def render_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> str:
     """The whole board fragment for one viewer in their language."""
     return draw_board(view, lang=lang).whole()
-
-
-Renderer = Callable[..., DrawnBoard]
-
-
-class BoardPainter:
-    """The hub's `BoardMaker` (see `app.live.hub`), run in a worker thread: reads a room (the
-    facts only when asked to) and renders its board for every group of alike viewers (only the
-    changed parts for a group given with its previous board)."""
-
-    def __init__(
-        self,
-        sessions: sessionmaker[Session],
-        render: Renderer,
-        *,
-        presence_timeout: float,
-        absent_after: float = 180.0,
-    ) -> None:
-        self._sessions = sessions
-        self._render = render
-        self._presence_timeout = presence_timeout
-        self._absent_after = absent_after
-
-    def __call__(
-        self,
-        room_id: str,
-        facts: RoomFacts | None,
-        version: int,
-        groups: frozenset[BoardGroup],
-        hand_out: HandOut | None = None,
-        previous: Mapping[BoardGroup, BoardSummary] | None = None,
-    ) -> tuple[RoomFacts, int, dict[BoardGroup, DrawnBoard]]:
-        with self._sessions() as session:
-            if facts is None:
-                facts = queries.load_room_facts(
-                    session,
-                    room_id=room_id,
-                    presence_timeout=self._presence_timeout,
-                    absent_after=self._absent_after,
-                )
-            version = max(version, facts.version)
-            state, log = queries.load_position(session, room_id=room_id, version=version)
-        boards = {}
-        shared: parts.Shared = {}  # the parts drawn alike for several groups, drawn once
-        for group in sorted(groups, key=lambda group: drawing_order(group, state.to_move)):
-            view: RoomView = queries.room_view(
-                facts, state, log, viewer=group.viewer, base_url=group.base_url
-            )
-            before = previous.get(group) if previous else None
-            if before is None:
-                boards[group] = self._render(view, lang=group.lang, shared=shared)
-            else:
-                boards[group] = self._render(view, lang=group.lang, before=before, shared=shared)
-            if hand_out is not None:
-                hand_out(group, boards[group])
-        return facts, version, boards
-
-
-def drawing_order(group: BoardGroup, to_move: int | None) -> int:
-    """The player to move first (after a move: the one waiting for it), then the other player
-    (after a move: the mover, whose page shows its own move only once this board arrives), then
-    the spectators."""
-    if group.viewer.kind == "seat":
-        return 0 if group.viewer.seat == to_move else 1
-    return 2

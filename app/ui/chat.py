@@ -8,16 +8,13 @@ message is text: Jinja escapes it, so ``<script>`` shows as written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import UTC
 from typing import Any
 
 from markupsafe import Markup
-from sqlalchemy.orm import Session, sessionmaker
 
-from app.reads.chatview import CHANNELS, ChatGroup, ChatLine, ChatView, load_chat
+from app.reads.chatview import CHANNELS, ChatLine, ChatView
 from app.services.chat import MAX_LENGTH
-from app.services.errors import RoomNotFound
 from app.ui.templates import environment_for
 from app.ui.words import words_for
 
@@ -62,26 +59,6 @@ def render_chat_update(view: ChatView, lang: str, *, channels: tuple[str, ...] =
     return template.render(chat_context(view, lang), channels=channels)
 
 
-class ChatPainter:
-    """The hub's `ChatMaker` (see `app.live.hub`), run in a worker thread: reads a room's chat
-    once and draws it for every group; nothing while the chat is empty (the page drew that)."""
-
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
-        self._sessions = sessions
-
-    def __call__(self, room_id: str, groups: frozenset[ChatGroup]) -> Mapping[ChatGroup, str]:
-        try:
-            with self._sessions() as session:
-                facts = load_chat(session, room_id=room_id)
-        except RoomNotFound:  # removed meanwhile: its sockets have nothing to show
-            return {}
-        if facts.empty:
-            return {}
-        return {
-            group: render_chat_update(ChatView(facts, group.seat), group.lang) for group in groups
-        }
-
-
 def render_chat_error(channel: str, message: str) -> str:
     """The out-of-band swap of a channel's error line (`message` "" clears it)."""
     return str(
@@ -89,10 +66,3 @@ def render_chat_error(channel: str, message: str) -> str:
             '<p id="chat-{}-error" class="chat-error" role="alert" hx-swap-oob="true">{}</p>'
         ).format(channel, message)
     )
-
-
-def chat_page_context(
-    session: Session, *, room_id: str, seat: int | None, lang: str
-) -> dict[str, Any]:
-    """The chat section's context for the room page of a viewer (`seat` None: a spectator)."""
-    return chat_context(ChatView(load_chat(session, room_id=room_id), seat), lang)

@@ -20,11 +20,11 @@ import engine
 from app.live import notify
 from app.live.frames import PATCH_PREFIX, BoardSummary, DrawnBoard, frame_of, part_hash
 from app.live.hub import Hub
+from app.live.painters import drawing_order
 from app.live.sockets import BoardGroup, HandOut, RoomSocket
 from app.reads import positions
 from app.reads.roomview import RoomFacts, Viewer
 from app.routes import ws
-from app.ui.board import drawing_order
 from tests.app.async_support import run_async
 
 SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
@@ -475,7 +475,7 @@ def test_a_socket_gets_a_patch_on_top_of_the_board_it_was_sent_and_else_the_whol
 
 class ChangedPartsPainter(PartsPainter):
     """Like `PartsPainter`, but on top of a group's previous board draws only the part that
-    changes ("moves"), as `app.ui.board.BoardPainter` does; `during` runs while it draws."""
+    changes ("moves"), as `app.live.painters.BoardPainter` does; `during` runs while it draws."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -1,0 +1,102 @@
+"""The hub's painters, run in a worker thread: one read of a room, then one drawing per group of
+alike viewers — the boards (`BoardPainter`, drawn by `app.ui.board`) and the chat (`ChatPainter`,
+drawn by `app.ui.chat`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.live.frames import BoardSummary, DrawnBoard
+from app.live.sockets import BoardGroup, HandOut
+from app.reads import queries
+from app.reads.chatview import ChatGroup, ChatView, load_chat
+from app.reads.roomview import RoomFacts, RoomView
+from app.services.errors import RoomNotFound
+from app.ui import parts
+from app.ui.chat import render_chat_update
+
+Renderer = Callable[..., DrawnBoard]
+
+
+class BoardPainter:
+    """The hub's `BoardMaker` (see `app.live.hub`), run in a worker thread: reads a room (the
+    facts only when asked to) and renders its board for every group of alike viewers (only the
+    changed parts for a group given with its previous board)."""
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        render: Renderer,
+        *,
+        presence_timeout: float,
+        absent_after: float = 180.0,
+    ) -> None:
+        self._sessions = sessions
+        self._render = render
+        self._presence_timeout = presence_timeout
+        self._absent_after = absent_after
+
+    def __call__(
+        self,
+        room_id: str,
+        facts: RoomFacts | None,
+        version: int,
+        groups: frozenset[BoardGroup],
+        hand_out: HandOut | None = None,
+        previous: Mapping[BoardGroup, BoardSummary] | None = None,
+    ) -> tuple[RoomFacts, int, dict[BoardGroup, DrawnBoard]]:
+        with self._sessions() as session:
+            if facts is None:
+                facts = queries.load_room_facts(
+                    session,
+                    room_id=room_id,
+                    presence_timeout=self._presence_timeout,
+                    absent_after=self._absent_after,
+                )
+            version = max(version, facts.version)
+            state, log = queries.load_position(session, room_id=room_id, version=version)
+        boards = {}
+        shared: parts.Shared = {}  # the parts drawn alike for several groups, drawn once
+        for group in sorted(groups, key=lambda group: drawing_order(group, state.to_move)):
+            view: RoomView = queries.room_view(
+                facts, state, log, viewer=group.viewer, base_url=group.base_url
+            )
+            before = previous.get(group) if previous else None
+            if before is None:
+                boards[group] = self._render(view, lang=group.lang, shared=shared)
+            else:
+                boards[group] = self._render(view, lang=group.lang, before=before, shared=shared)
+            if hand_out is not None:
+                hand_out(group, boards[group])
+        return facts, version, boards
+
+
+def drawing_order(group: BoardGroup, to_move: int | None) -> int:
+    """The player to move first (after a move: the one waiting for it), then the other player
+    (after a move: the mover, whose page shows its own move only once this board arrives), then
+    the spectators."""
+    if group.viewer.kind == "seat":
+        return 0 if group.viewer.seat == to_move else 1
+    return 2
+
+
+class ChatPainter:
+    """The hub's `ChatMaker` (see `app.live.hub`), run in a worker thread: reads a room's chat
+    once and draws it for every group; nothing while the chat is empty (the page drew that)."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+
+    def __call__(self, room_id: str, groups: frozenset[ChatGroup]) -> Mapping[ChatGroup, str]:
+        try:
+            with self._sessions() as session:
+                facts = load_chat(session, room_id=room_id)
+        except RoomNotFound:  # removed meanwhile: its sockets have nothing to show
+            return {}
+        if facts.empty:
+            return {}
+        return {
+            group: render_chat_update(ChatView(facts, group.seat), group.lang) for group in groups
+        }

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from app.edge.cookies import cookie_name
 from app.i18n import Language, language, language_of
 from app.live.hub import Hub
 from app.reads import queries
@@ -28,14 +29,6 @@ from app.refusals.answers import sentence, status
 from app.services import seats
 from app.services.errors import CatalogMissing, NoAccess, RoomNotFound
 from app.settings import Settings
-
-COOKIE_PREFIX = "ip_"
-COOKIE_MAX_AGE = 365 * 24 * 3600
-
-
-def cookie_name(room_id: str) -> str:
-    """The cookie that remembers this browser's token for one room."""
-    return f"{COOKIE_PREFIX}{room_id}"
 
 
 def get_settings(connection: HTTPConnection) -> Settings:

@@ -12,6 +12,14 @@ from starlette.responses import Response
 
 from app.settings import Settings
 
+COOKIE_PREFIX = "ip_"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+
+def cookie_name(room_id: str) -> str:
+    """The cookie that remembers this browser's token for one room."""
+    return f"{COOKIE_PREFIX}{room_id}"
+
 
 def set_cookie(
     response: Response,

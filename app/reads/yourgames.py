@@ -1,6 +1,6 @@
 """The rooms this browser holds a seat in, for the home page: read from the room cookies.
 
-Each room link leaves its token in the room's cookie (`app.deps.cookie_name`); the seat tokens
+Each room link leaves its token in the room's cookie (`app.edge.cookies.cookie_name`); the seat tokens
 among them are this browser's games. Only the browser's own tokens are looked up, by hash, and
 nothing of the other seat (its token, its links) is read.
 """
@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from app.deps import COOKIE_PREFIX
+from app.edge.cookies import COOKIE_PREFIX
 from app.edge.tokens import looks_like_token, token_hash
 from app.models import Room, Seat
 

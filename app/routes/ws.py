@@ -34,7 +34,8 @@ from starlette import status
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from app.deps import base_url, cookie_name, get_hub, get_sessionmaker, get_settings
+from app.deps import base_url, get_hub, get_sessionmaker, get_settings
+from app.edge.cookies import cookie_name
 from app.edge.guards import origin_allowed
 from app.i18n import language_of
 from app.live.frames import WHOLE_BOARD_PLEASE

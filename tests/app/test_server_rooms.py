@@ -6,7 +6,7 @@ from fastapi.testclient import TestClient
 from server_support import bearer, new_room, token_of
 from sqlalchemy import create_engine, text
 
-from app.deps import cookie_name
+from app.edge.cookies import cookie_name
 
 
 def test_create_room_gives_the_host_a_seat_and_three_links(client: TestClient) -> None:

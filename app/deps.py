@@ -213,12 +213,12 @@ async def room_reader(
 RoomReaderDep = Annotated[Callable[[], RoomView], Depends(room_reader)]
 
 
-def room_view(read: RoomReaderDep) -> RoomView:
+def read_room_view(read: RoomReaderDep) -> RoomView:
     """The room as the page's viewer sees it now (read in a worker thread)."""
     return read()
 
 
-RoomViewDep = Annotated[RoomView, Depends(room_view)]
+RoomViewDep = Annotated[RoomView, Depends(read_room_view)]
 
 
 async def table_viewer(viewer: CookieViewerDep, t: TranslatorDep) -> Viewer:
@@ -242,7 +242,7 @@ def table_view(
     settings: SettingsDep,
     t: TranslatorDep,
 ) -> RoomView:
-    """As `room_view`, for the table page: refusals are whole pages (403 no link, 404 no room,
+    """As `read_room_view`, for the table page: refusals are whole pages (403 no link, 404 no room,
     409 a room whose numbers this server does not have)."""
     try:
         return _reader(session, viewer, base, settings)()

@@ -414,7 +414,7 @@ def write_board() -> None:
 
     sys.path.insert(0, str(BOARD_FILE.parent.parent))
     sys.path.insert(0, str(BOARD_FILE.parent))
-    from games import positions, room_view
+    from games import positions, sample_view
 
     from app.ui.board import draw_board
 
@@ -424,7 +424,7 @@ def write_board() -> None:
         for seat in (0, 1, None):
             before = None
             for state, log in game:
-                view = room_view("r" * 22, state, log, seat, base_url="http://127.0.0.1:8000")
+                view = sample_view("r" * 22, state, log, seat, base_url="http://127.0.0.1:8000")
                 board = draw_board(view, lang="en")
                 if before is not None:
                     updates.append(board.patch(before) or board.whole())

@@ -32,7 +32,7 @@ from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
 from app.ui.board import draw_board
-from bench.games import positions, room_view
+from bench.games import positions, sample_view
 
 #: (window bits, memLevel, context kept from message to message); None: no compression.
 SETTINGS: list[tuple[int, int, bool] | None] = [
@@ -60,7 +60,9 @@ def boards(games: int, moves: int) -> tuple[list[list[bytes]], list[list[bytes]]
     for seed in range(games):
         game = positions(moves, random.Random(seed).choice)
         for seat in (0, 1, None):
-            drawn = [draw_board(room_view(f"room{seed}", state, log, seat)) for state, log in game]
+            drawn = [
+                draw_board(sample_view(f"room{seed}", state, log, seat)) for state, log in game
+            ]
             whole.append([board.whole().encode() for board in drawn])
             messages = [drawn[0].whole()]
             for before, board in itertools.pairwise(drawn):

@@ -31,7 +31,7 @@ def positions(moves: int, choose: Callable[[Sequence[engine.Move]], engine.Move]
     return result
 
 
-def room_view(
+def sample_view(
     room: str,
     state: engine.GameState,
     log: tuple[LogEntry, ...],

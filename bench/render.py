@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import positions as game_positions
-from games import room_view
+from games import sample_view
 
 import engine
 from app.reads.roomview import RoomView
@@ -58,7 +58,9 @@ def positions(games: int, seed: int) -> list[tuple[str, RoomView]]:
             phase = phase_of(version)
             for kind, seat in viewers(state):
                 label = f"{phase}/{kind}" if phase else ""
-                view = room_view(f"room{game}", state, log, seat, base_url="http://127.0.0.1:8000")
+                view = sample_view(
+                    f"room{game}", state, log, seat, base_url="http://127.0.0.1:8000"
+                )
                 result.append((label, view))
     return result
 

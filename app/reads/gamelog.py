@@ -63,7 +63,7 @@ def event_log(session: Session, *, room_id: str) -> list[dict[str, Any]]:
         session.rollback()
 
 
-def room_catalog(session: Session, *, room_id: str) -> str:
+def room_catalog_id(session: Session, *, room_id: str) -> str:
     """The id of the catalog the room is played with."""
     try:
         return room_row(session, room_id).catalog_id

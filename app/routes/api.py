@@ -296,7 +296,7 @@ def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> L
     """The move log, oldest first, and the room's catalog: `{"moves": [m["move"] ...], "catalog":
     ...}` is a replay file for the engine (for a catalog built into it)."""
     moves = [LogMove(**m) for m in gamelog.move_log(session, room_id=room_id)]
-    catalog = gamelog.room_catalog(session, room_id=room_id)
+    catalog = gamelog.room_catalog_id(session, room_id=room_id)
     return LogOut(moves=moves, catalog=catalog)
 
 

@@ -25,7 +25,7 @@ def _view(game: list[games.Position], at: int, seat: int | None, rng: random.Ran
     # Presence and spectators come and go between moves too, and so does the room's life: a
     # takeback asked, a player away, the host's seat-link reissue.
     online = (rng.random() < 0.9, rng.random() < 0.8)
-    view = games.room_view("r1", state, log, seat, online=online, spectators=rng.randrange(3))
+    view = games.sample_view("r1", state, log, seat, online=online, spectators=rng.randrange(3))
     return dataclasses.replace(
         view,
         takeback_seat=rng.choice([None, None, None, 0, 1]),
@@ -81,8 +81,8 @@ def test_the_updates_of_a_game_rebuild_the_last_board(
 
 def test_a_patch_carries_only_the_parts_that_changed() -> None:
     game = games.positions(12, random.Random(7).choice)
-    before = draw_board(games.room_view("r1", *game[10], None))
-    after = draw_board(games.room_view("r1", *game[11], None))
+    before = draw_board(games.sample_view("r1", *game[10], None))
+    after = draw_board(games.sample_view("r1", *game[11], None))
     patch = after.patch(before.summary())
     assert patch is not None and patch.startswith(PATCH_PREFIX)
     head = json.loads(patch[len(PATCH_PREFIX) : patch.index("-->")])
@@ -100,19 +100,19 @@ def test_a_patch_carries_only_the_parts_that_changed() -> None:
 def test_the_same_board_has_the_same_frame_and_the_forms_fresh_move_ids() -> None:
     game = games.positions(6, random.Random(3).choice)
     state, log = game[-1]
-    view = games.room_view("r1", state, log, state.to_move)
+    view = games.sample_view("r1", state, log, state.to_move)
     one, two = draw_board(view), draw_board(view)
     assert one.frame == two.frame
     ids_one = one.whole().split('name="client_move_id" value="')[1:]
     ids_two = two.whole().split('name="client_move_id" value="')[1:]
     assert ids_one and ids_one != ids_two
-    moved = draw_board(games.room_view("r1", state, log, state.to_move, spectators=3))
+    moved = draw_board(games.sample_view("r1", state, log, state.to_move, spectators=3))
     assert moved.frame != one.frame
 
 
 def test_a_changed_shell_is_sent_whole() -> None:
     game = games.positions(4, random.Random(5).choice)
-    board = draw_board(games.room_view("r1", *game[3], 0))
+    board = draw_board(games.sample_view("r1", *game[3], 0))
     other = BoardSummary(board.frame + "x", board.shell + 1, board.hashes)
     assert board.patch(other) is None
 
@@ -156,14 +156,14 @@ def test_drawing_only_the_changed_parts_gives_the_same_board(
 
 def test_a_board_of_the_changed_parts_goes_only_as_a_patch() -> None:
     game = games.positions(12, random.Random(7).choice)
-    before = draw_board(games.room_view("r1", *game[10], None))
-    after = draw_board(games.room_view("r1", *game[11], None), before=before.summary())
+    before = draw_board(games.sample_view("r1", *game[10], None))
+    after = draw_board(games.sample_view("r1", *game[11], None), before=before.summary())
     assert not after.complete
     assert "overview-round-11" not in after.parts and "log-newest" in after.parts
     with pytest.raises(ValueError):
         after.whole()
     assert after.patch(before.summary()) is not None
-    older = draw_board(games.room_view("r1", *game[9], None)).summary()
+    older = draw_board(games.sample_view("r1", *game[9], None)).summary()
     assert after.patch(older) is None or all(
         name in after.parts for name in after.hashes if older.hashes.get(name) != after.hashes[name]
     )
@@ -176,9 +176,9 @@ def test_what_the_player_may_act_on_is_listed_on_the_board_not_drawn_into_its_ti
     state, log = game[-1]
     seat = state.to_move
     assert seat is not None
-    acting = draw_board(games.room_view("r1", state, log, seat))
+    acting = draw_board(games.sample_view("r1", state, log, seat))
     waiting = draw_board(
-        dataclasses.replace(games.room_view("r1", state, log, seat), standin_seat=seat)
+        dataclasses.replace(games.sample_view("r1", state, log, seat), standin_seat=seat)
     )
     assert acting.attrs["playable"] and not waiting.attrs["playable"]
     assert acting.frame != waiting.frame

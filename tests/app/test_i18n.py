@@ -14,7 +14,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
-from test_ui_board import room_view
+from test_ui_board import view_of
 
 import engine
 from app.i18n import COOKIE, LANGUAGES, LOCALE_DIR, negotiate, po_path
@@ -201,8 +201,8 @@ def test_the_board_fragment_speaks_the_viewers_language() -> None:
     move = build_hardware_store(state)
     after, events = engine.apply_with_events(state, move)
     log = (LogEntry(0, 0, move.to_json(), [e.to_json() for e in events]),)
-    czech = render_board(room_view(after, 1, log), lang="cs")
-    english = render_board(room_view(after, 1, log), lang="en")
+    czech = render_board(view_of(after, 1, log), lang="cs")
+    english = render_board(view_of(after, 1, log), lang="en")
     assert "Hráč 1 postavil budovu Stavebniny" in czech
     assert "Player 1 built Hardware Store" in english
     assert "Stavebniny" not in english and "Hardware Store" not in czech

@@ -17,7 +17,7 @@ from app.reads.roomview import LogEntry, RoomView
 from app.ui.board import render_board
 from app.ui.cache import card_html, clear_caches, tile_html
 from app.ui.templates import environment_for
-from bench.games import Position, positions, room_view
+from bench.games import Position, positions, sample_view
 
 
 def game(seed: int, moves: int) -> list[Position]:
@@ -28,7 +28,7 @@ def game(seed: int, moves: int) -> list[Position]:
 def view(
     room: str, state: engine.GameState, log: tuple[LogEntry, ...], seat: int | None
 ) -> RoomView:
-    return room_view(room, state, log, seat, online=(True, False))
+    return sample_view(room, state, log, seat, online=(True, False))
 
 
 def same(html: str) -> str:

@@ -8,7 +8,7 @@ import random
 from app.ui.board import render_board
 from app.ui.fields import payment_steps
 from app.ui.words import words_for
-from bench.games import positions, room_view
+from bench.games import positions, sample_view
 
 
 def test_payments_read_as_moves_with_directions() -> None:
@@ -32,6 +32,6 @@ def test_the_board_carries_a_legend_of_sectors_n_and_the_warehouse() -> None:
         ("cs", ("Jak číst stůl", "N v „×N“", "3 za každý řádek nahoru")),
         ("pt_BR", ("Como ler a mesa", "3 por linha para cima")),
     ):
-        html = render_board(room_view("r", state, log, None), lang=lang)
+        html = render_board(sample_view("r", state, log, None), lang=lang)
         for text in words:
             assert text in html, (lang, text)

@@ -16,10 +16,10 @@ from bench.games import Position
 words = words_for("en")
 
 
-def room_view(
+def view_of(
     state: engine.GameState, viewer: int | None, log: tuple[LogEntry, ...] = ()
 ) -> RoomView:
-    return games.room_view("room1", state, log, viewer, spectators=2, spectator_token="<watch>")
+    return games.sample_view("room1", state, log, viewer, spectators=2, spectator_token="<watch>")
 
 
 def played(count: int) -> Position:
@@ -29,7 +29,7 @@ def played(count: int) -> Position:
 
 def test_the_fragment_root_is_the_board_with_its_version() -> None:
     state, log = played(4)
-    html = render_board(room_view(state, 0, log))
+    html = render_board(view_of(state, 0, log))
     root = re.match(r"\s*<div ([^>]*)>", html)
     assert root is not None
     assert 'id="board"' in root.group(1)
@@ -39,8 +39,8 @@ def test_the_fragment_root_is_the_board_with_its_version() -> None:
 
 def test_players_get_controls_and_spectators_none() -> None:
     state, log = played(2)
-    player = render_board(room_view(state, state.to_move, log))
-    spectator = render_board(room_view(state, None, log))
+    player = render_board(view_of(state, state.to_move, log))
+    spectator = render_board(view_of(state, None, log))
     assert "hx-get=" in player and "<button" in player
     assert "hx-get=" not in spectator and "hx-post=" not in spectator
     assert "<button" not in spectator and "<form" not in spectator
@@ -49,14 +49,14 @@ def test_players_get_controls_and_spectators_none() -> None:
 
 def test_text_from_outside_is_escaped() -> None:
     state, log = played(0)
-    html = render_board(room_view(state, 0, log))
+    html = render_board(view_of(state, 0, log))
     assert "http://test/w/&lt;watch&gt;" in html
     assert "<watch>" not in html
 
 
 def test_the_log_reads_newest_first() -> None:
     state, log = played(3)
-    html = render_board(room_view(state, 0, log))
+    html = render_board(view_of(state, 0, log))
     entries = re.findall(r'data-seq="(\d+)"', html)
     assert entries == ["2", "1", "0"]
     assert "End of round A" in html
@@ -76,7 +76,7 @@ def test_the_computer_standing_in_is_thinking_in_the_absent_players_seat() -> No
     state, log = played(1)
     absent = state.to_move
     assert absent == 1
-    view = dataclasses.replace(room_view(state, 0, log), standin_seat=absent)
+    view = dataclasses.replace(view_of(state, 0, log), standin_seat=absent)
     html = render_board(view)
     banner = re.search(r'<p class="turn-banner([^"]*)" id="turn-banner"[^>]*>(.*?)</p>', html)
     assert banner is not None
@@ -84,7 +84,7 @@ def test_the_computer_standing_in_is_thinking_in_the_absent_players_seat() -> No
     assert banner.group(2) == "The computer is thinking for Player 2…"
     # once the present player is to move, their banner is theirs again
     state, log = played(2)
-    html = render_board(dataclasses.replace(room_view(state, 0, log), standin_seat=absent))
+    html = render_board(dataclasses.replace(view_of(state, 0, log), standin_seat=absent))
     assert "The computer is thinking" not in html and ">Your turn<" in html
 
 
@@ -100,7 +100,7 @@ def test_the_log_numbers_only_the_moves() -> None:
         RoomEventEntry(seq=1, kind="takeback_asked", seat=third.seat, at_version=3),
         RoomEventEntry(seq=2, kind="resigned", seat=0, at_version=5),
     )
-    view = dataclasses.replace(room_view(state, 0, entries), events=events)
+    view = dataclasses.replace(view_of(state, 0, entries), events=events)
     html = render_board(view)
     log_list = re.search(r'<div class="log-list"[^>]*>(.*?)</div>', html, re.S)
     assert log_list is not None

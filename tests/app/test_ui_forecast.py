@@ -8,13 +8,13 @@ import re
 
 import engine
 from app.ui.board import render_board
-from bench.games import positions, room_view
+from bench.games import positions, sample_view
 
 
 def test_the_table_shows_the_engines_forecast() -> None:
     shown_doomed = 0
     for state, log in positions(300, random.Random(16).choice)[::5]:
-        html = render_board(room_view("r", state, log, 1), lang="en")
+        html = render_board(sample_view("r", state, log, 1), lang="en")
         forecast = engine.round_forecast(state)
         if forecast is None:
             assert 'id="forecast-actions"' not in html

@@ -9,7 +9,7 @@ import re
 import engine
 from app.ui.board import render_board
 from app.ui.panel import build_panel, moves_by_building
-from bench.games import positions, room_view
+from bench.games import positions, sample_view
 
 
 def futile_positions() -> list[tuple[engine.GameState, tuple, str]]:
@@ -39,7 +39,7 @@ def test_a_building_that_can_only_gain_nothing_is_not_highlighted_and_warns() ->
     assert found
     for state, log, building in found[:3]:
         seat = state.to_move
-        html = render_board(room_view("r", state, log, seat), lang="en")
+        html = render_board(sample_view("r", state, log, seat), lang="en")
         tile = re.search(rf'<g class="tile [^"]*"[^>]*data-building="{building}"', html)
         playable = re.search(r'<div id="board"[^>]*data-playable="([^"]*)"', html)
         assert tile is not None and "can-act" not in tile.group(0)

@@ -18,7 +18,7 @@ from app.ui import wheel_layout as layout
 from app.ui.tile_text import text_runs
 from app.ui.warehouse import every_tile_text, mat, sector_texts, wheel_sectors
 from app.ui.words import words_for
-from bench.games import positions, room_view
+from bench.games import positions, sample_view
 
 CATALOG = engine.default_catalog()
 
@@ -95,7 +95,7 @@ def test_every_tile_of_random_games_sits_in_its_wedge(seed: int) -> None:
     rng = random.Random(seed)
     words = words_for("cs")
     for state, log in positions(400, rng.choice)[::7]:
-        view = room_view("r", state, log, 0)
+        view = sample_view("r", state, log, 0)
         for seat in (0, 1):
             tiles = mat(view, seat, words).tiles
             for t in tiles:
@@ -116,12 +116,12 @@ def test_the_board_draws_each_tile_in_the_wheel_svg() -> None:
     rng = random.Random(5)
     state, log = positions(60, rng.choice)[-1]
     seat = state.to_move if state.to_move is not None else 0
-    html = render_board(room_view("r", state, log, seat), lang="en")
+    html = render_board(sample_view("r", state, log, seat), lang="en")
     owned = [b for b, age in state.players[seat].buildings if age is not None]
     assert owned
     for building_id in owned:
         assert f'role="button" tabindex="0"\n   data-building="{building_id}"' in html
-    spectator = render_board(room_view("r", state, log, None), lang="en")
+    spectator = render_board(sample_view("r", state, log, None), lang="en")
     assert 'role="button"' not in spectator
     assert spectator.count('class="wedge-label') == 2 * layout.SECTORS
 

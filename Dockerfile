@@ -12,13 +12,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /srv
 # The app reads templates/, static/ and migrations/ beside its package: install it in place.
+# The runtime dependencies from the lock file first (every version pinned, every file hashed), in
+# a layer of their own that a change to the code does not invalidate.
+COPY requirements/runtime.txt ./requirements/
+RUN pip install --no-cache-dir --require-hashes -r requirements/runtime.txt
 COPY pyproject.toml README.md alembic.ini ./
 COPY engine ./engine
 COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
-RUN pip install --no-cache-dir -e .
+RUN pip install --no-cache-dir --no-deps -e .
 
 RUN useradd --system --home /srv inland && mkdir -p /data && chown inland /data
 USER inland

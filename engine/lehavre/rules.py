@@ -1,0 +1,276 @@
+"""``legal_moves`` and ``apply``: who may do what, when (docs/le-havre/spec.md).
+
+``legal_moves`` lists, in a fixed order, one move per distinct choice, with the canonical payment
+(goods.py) for each; ``apply`` accepts any valid payment. Order: take (offer-space order), enter
+(catalog order of buildings, then the effect's options), buy (buildings in catalog order, then
+ships by pile), sell (the same order), repay, end, feed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from . import effects, market, trades, works
+from .catalog import FRANC, Building
+from .effects import Ctx
+from .errors import IllegalMove
+from .flow import end_turn, food_owed, next_feed
+from .goods import FOOD, add, canonical_payment, minus, payment_error, values, worth
+from .moves import Move, parse_move
+from .payments import named, vec
+from .state import State
+
+EFFECTS: dict[str, tuple[effects.Options, effects.Resolve, tuple[str, ...]]] = {
+    "gain": (effects.gain_options, effects.gain_resolve, ("extra", "energy")),
+    "choose": (effects.choose_options, effects.choose_resolve, ("goods", "reorder")),
+    "convert": (effects.convert_options, effects.convert_resolve, ("counts", "food", "energy")),
+    "build": (works.build_options, works.build_resolve, ("build",)),
+    "wharf": (works.wharf_options, works.wharf_resolve, ("ship", "energy")),
+    "shipping": (works.shipping_options, works.shipping_resolve, ("give", "energy")),
+    "trade_any": (trades.trade_options, trades.trade_resolve, ("give", "get")),
+    "bridge": (trades.bridge_options, trades.bridge_resolve, ("give",)),
+    "black_market": (trades.black_market_options, trades.black_market_resolve, ()),
+    "local_court": (trades.court_options, trades.court_resolve, ()),
+    "arts_centre": (trades.arts_options, trades.arts_resolve, ()),
+    "haulage": (trades.haulage_options, trades.haulage_resolve, ("offers",)),
+    "zoo": (trades.zoo_options, trades.zoo_resolve, ()),
+}
+"""Effect kind -> (options, resolve, the choice fields its move may carry)."""
+
+CHOICE_FIELDS = (
+    "energy",
+    "food",
+    "give",
+    "counts",
+    "goods",
+    "build",
+    "ship",
+    "get",
+    "offers",
+    "extra",
+    "reorder",
+)
+MAIN = ("main", "final")
+OWN_TURN = ("main", "after", "final", "final_after")
+
+
+def _built(st: State) -> Iterator[tuple[Building, int]]:
+    """Every built building with its owner (-1 the town), in catalog order."""
+    owners = {b: -1 for b in st.town}
+    for seat, p in enumerate(st.players):
+        owners.update(dict.fromkeys(p.buildings, seat))
+    cat = st.catalog
+    for bid in sorted(owners, key=cat.order.__getitem__):
+        yield cat.buildings[bid], owners[bid]
+
+
+def _fee_due(b: Building, owner: int, seat: int) -> tuple[int | None, int | None]:
+    if owner == seat or b.fee is None:
+        return None, None
+    return b.fee.food, b.fee.franc
+
+
+def _fee_choice(st: State, b: Building, owner: int, seat: int) -> Any:
+    food, franc = _fee_due(b, owner, seat)
+    have = st.players[seat].goods
+    if franc is not None and have[FRANC] >= franc:
+        return add((0,) * st.catalog.size, ((FRANC, franc),))
+    if food is not None:
+        return canonical_payment(st.catalog, have, food, FOOD)
+    return None if franc is not None else (0,) * st.catalog.size
+
+
+def _enterable(st: State, b: Building, seat: int) -> str | None:
+    """Why ``seat`` may not enter ``b`` now (a code), or ``None``."""
+    if b.fee is None or b.effect_kind not in EFFECTS:
+        return "not_enterable"
+    if st.players[seat].disc == b.id:
+        return "already_there"
+    if st.phase != "final" and any(p.disc == b.id for p in st.players):
+        return "occupied"
+    return None
+
+
+def _pay_fee(st: State, b: Building, owner: int, seat: int, move: Move) -> State:
+    food, franc = _fee_due(b, owner, seat)
+    pay = vec(st.catalog, move.fee)
+    have = st.players[seat].goods
+    if food is None and franc is None:
+        if any(pay):
+            raise IllegalMove("no_fee_due", building=b.id)
+        return st
+    exact = franc is not None and pay == add((0,) * len(pay), ((FRANC, franc),))
+    if exact and franc is not None and have[FRANC] < franc:
+        raise IllegalMove("cannot_pay_fee", building=b.id)
+    if not exact:
+        code = (
+            "fee_not_francs" if food is None else payment_error(st.catalog, have, pay, food, FOOD)
+        )
+        if code:
+            raise IllegalMove(
+                "cannot_pay_fee" if code == "cannot_afford" else f"fee_{code}", building=b.id
+            )
+    st = st.with_player(seat, replace(st.players[seat], goods=minus(have, pay)))
+    if owner >= 0:
+        host = st.players[owner]
+        st = st.with_player(
+            owner, replace(host, goods=tuple(a + c for a, c in zip(host.goods, pay, strict=True)))
+        )
+    return st
+
+
+def _enter_moves(st: State, seat: int) -> Iterator[Move]:
+    for b, owner in _built(st):
+        if _enterable(st, b, seat):
+            continue
+        fee = _fee_choice(st, b, owner, seat)
+        if fee is None:
+            continue
+        paid = _pay_fee(
+            st, b, owner, seat, Move("enter", building=b.id, fee=named(st.catalog, fee))
+        )
+        ctx = Ctx(paid, seat, b, paid.players[seat], st.catalog)
+        for choice in EFFECTS[b.effect_kind][0](ctx):
+            flags = {k: v for k, v in choice.items() if v not in ((), False, None)}
+            yield Move("enter", building=b.id, fee=named(st.catalog, fee), **flags)
+
+
+def _enter(st: State, move: Move) -> State:
+    seat, cat = st.current, st.catalog
+    b = cat.buildings[move.building or ""]
+    owner = st.owner(b.id)
+    if owner is None:
+        raise IllegalMove("not_built", building=b.id)
+    code = _enterable(st, b, seat)
+    if code:
+        raise IllegalMove(code, building=b.id)
+    _, resolve, allowed = EFFECTS[b.effect_kind]
+    for name in CHOICE_FIELDS:
+        if name not in allowed and getattr(move, name) not in ((), False, None):
+            raise IllegalMove("unexpected_choice", building=b.id, field=name)
+    paid = _pay_fee(st, b, owner, seat, move)
+    after = resolve(Ctx(paid, seat, b, paid.players[seat], cat), move)
+    if after == paid:
+        raise IllegalMove("no_effect", building=b.id)
+    player = replace(after.players[seat], disc=b.id)
+    return replace(
+        after.with_player(seat, player), phase="after" if st.phase == "main" else "final_after"
+    )
+
+
+def _take(st: State, move: Move) -> State:
+    cat = st.catalog
+    good = cat.index.get(move.offer or "", -1)
+    if good not in cat.offer_spaces:
+        raise IllegalMove("not_an_offer_space", offer=move.offer)
+    k = cat.offer_spaces.index(good)
+    if not st.offers[k]:
+        raise IllegalMove("empty_offer", offer=move.offer)
+    p = st.players[st.current]
+    offers = (*st.offers[:k], 0, *st.offers[k + 1 :])
+    st = st.with_player(st.current, replace(p, goods=add(p.goods, ((good, st.offers[k]),))))
+    return replace(st, offers=offers, phase="after" if st.phase == "main" else "final_after")
+
+
+def _feed(st: State, move: Move) -> State:
+    cat = st.catalog
+    p = st.players[st.current]
+    owed = food_owed(st, p, st.cards[st.round - 1])
+    pay = vec(cat, move.payment)
+    table = values(cat, FOOD)
+    have = worth(p.goods, table)
+    if have >= owed:
+        code = payment_error(cat, p.goods, pay, owed, FOOD)
+        if code:
+            raise IllegalMove(f"feed_{code}", owed=owed)
+        p = replace(p, goods=minus(p.goods, pay))
+    else:
+        everything = tuple(p.goods[i] if i in dict(table) else 0 for i in range(cat.size))
+        if pay != everything:
+            raise IllegalMove("feed_must_pay_everything", owed=owed)
+        short = owed - have
+        loans = -(-short // cat.loans.francs)
+        goods = add(minus(p.goods, pay), ((FRANC, loans * cat.loans.francs - short),))
+        p = replace(p, goods=goods, loans=p.loans + loans)
+    return next_feed(st.with_player(st.current, p))
+
+
+def feed_choice(st: State) -> Move:
+    """The listed feed move of the player to feed."""
+    cat = st.catalog
+    p = st.players[st.current]
+    owed = food_owed(st, p, st.cards[st.round - 1])
+    pay = canonical_payment(cat, p.goods, owed, FOOD)
+    if pay is None:
+        table = dict(values(cat, FOOD))
+        pay = tuple(n if i in table else 0 for i, n in enumerate(p.goods))
+    return Move("feed", payment=named(cat, pay))
+
+
+def _take_moves(st: State) -> Iterator[Move]:
+    cat = st.catalog
+    for good, count in zip(cat.offer_spaces, st.offers, strict=True):
+        if count:
+            yield Move("take", offer=cat.names[good])
+
+
+def legal_moves(st: State) -> list[Move]:
+    """Every move listed for the player to move, in the fixed order of the spec."""
+    phase = st.phase
+    if phase == "over":
+        return []
+    if phase == "feed":
+        return [feed_choice(st), *market.sell_moves(st)]
+    out: list[Move] = []
+    if phase in MAIN:
+        out += _take_moves(st)
+        out += _enter_moves(st, st.current)
+    if phase in ("main", "after"):
+        out += market.buy_moves(st)
+    out += market.sell_moves(st)
+    if market.can_repay(st):
+        out.append(Move("repay"))
+    if phase not in MAIN or not any(m.type in ("take", "enter") for m in out):
+        out.append(Move("end"))
+    return out
+
+
+def _has_main(st: State) -> bool:
+    return (
+        next(_take_moves(st), None) is not None
+        or next(_enter_moves(st, st.current), None) is not None
+    )
+
+
+def apply(st: State, move: Move | Any) -> State:
+    """The state after ``move``; :class:`MalformedMove` or :class:`IllegalMove` change nothing."""
+    if not isinstance(move, Move):
+        move = parse_move(move, st.catalog)
+    phase, kind = st.phase, move.type
+    if phase == "over":
+        raise IllegalMove("game_over")
+    if phase == "feed":
+        if kind == "feed":
+            return _feed(st, move)
+        if kind == "sell":
+            return market.sell(st, move)
+        raise IllegalMove("must_feed", type=kind)
+    if kind == "feed":
+        raise IllegalMove("not_feeding")
+    if kind in ("take", "enter"):
+        if phase not in MAIN:
+            raise IllegalMove("main_action_done", type=kind)
+        return _take(st, move) if kind == "take" else _enter(st, move)
+    if kind == "buy":
+        if phase not in ("main", "after"):
+            raise IllegalMove("no_buying_now")
+        return market.buy(st, move)
+    if kind == "sell":
+        return market.sell(st, move)
+    if kind == "repay":
+        return market.repay(st)
+    if phase in MAIN and _has_main(st):
+        raise IllegalMove("main_action_due")
+    return end_turn(replace(st, phase="final_after" if phase == "final" else phase))

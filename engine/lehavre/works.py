@@ -1,0 +1,174 @@
+"""Effects that move cards or offers: construction, shipbuilding, shipping, trading, the court.
+
+Each kind has an options function (the choices ``legal_moves`` lists) and a resolve function
+(the state after the effect, or :class:`IllegalMove`), as in effects.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from .catalog import FRANC
+from .effects import Choice, Ctx
+from .errors import IllegalMove
+from .goods import Vec, add, covers, minus
+from .moves import Move
+from .payments import construction_cost, energy_choice, material_payment, named, pay_energy, vec
+from .state import State
+
+# --- build: construct from the tops of the proposal stacks ---
+
+
+def _discount(ctx: Ctx) -> tuple[tuple[int, int], ...]:
+    return tuple((ctx.cat.index[g], n) for g, n in ctx.effect.get("discount", {}).items())
+
+
+def _buildable(ctx: Ctx, bid: str, have: Vec) -> Vec | None:
+    """What constructing ``bid`` takes from ``have``, or ``None`` if it cannot be built here."""
+    b = ctx.cat.buildings[bid]
+    if b.materials is None:
+        return None
+    need = ctx.effect.get("needs_material")
+    if need and not any(ctx.cat.names[i] == need for i, _ in b.materials):
+        return None
+    cost = construction_cost(ctx.cat, ctx.player, b, _discount(ctx))
+    return material_payment(ctx.cat, have, cost)
+
+
+def _take_top(stacks: tuple[tuple[str, ...], ...], bid: str) -> tuple[tuple[str, ...], ...] | None:
+    for k, stack in enumerate(stacks):
+        if stack and stack[0] == bid:
+            return (*stacks[:k], stack[1:], *stacks[k + 1 :])
+    return None
+
+
+def build_options(ctx: Ctx) -> Iterator[Choice]:
+    stacks = ctx.state.proposals
+    for k, stack in enumerate(stacks):
+        if not stack:
+            continue
+        first = stack[0]
+        pay = _buildable(ctx, first, ctx.have)
+        if pay is None:
+            continue
+        yield {"build": (first,)}
+        if ctx.effect["max"] < 2:
+            continue
+        have = minus(ctx.have, pay)
+        after = _take_top(stacks, first) or stacks
+        for j, other in enumerate(after):
+            if other and j >= k and _buildable(ctx, other[0], have) is not None:
+                yield {"build": (first, other[0])}
+
+
+def build_resolve(ctx: Ctx, move: Move) -> State:
+    if not 1 <= len(move.build) <= ctx.effect["max"]:
+        raise IllegalMove("wrong_build_count", building=ctx.building.id, most=ctx.effect["max"])
+    have, stacks, owned = ctx.have, ctx.state.proposals, ctx.player.buildings
+    for bid in move.build:
+        after = _take_top(stacks, bid)
+        if after is None:
+            raise IllegalMove("not_a_proposal_top", building=bid)
+        pay = _buildable(ctx, bid, have)
+        if pay is None:
+            raise IllegalMove("cannot_construct", building=bid)
+        have, stacks, owned = minus(have, pay), after, (*owned, bid)
+    return replace(ctx.done(have, buildings=owned), proposals=stacks)
+
+
+# --- wharf: build the top ship of a pile ---
+
+
+def _ship_cost(ctx: Ctx, sid: str) -> tuple[tuple[tuple[int, int], ...], int]:
+    t = ctx.cat.ship_type(ctx.cat.ships[sid].type)
+    cost = t.materials
+    if t.needs_modernised_wharf and ctx.building.id not in ctx.state.modernised:
+        merged = dict(cost)
+        for i, n in ctx.cat.modernise:
+            merged[i] = merged.get(i, 0) + n
+        cost = tuple(sorted(merged.items()))
+    return cost, t.energy
+
+
+def wharf_options(ctx: Ctx) -> Iterator[Choice]:
+    for pile in ctx.state.piles:
+        if not pile:
+            continue
+        cost, energy = _ship_cost(ctx, pile[0])
+        pay = material_payment(ctx.cat, ctx.have, cost)
+        if pay is None:
+            continue
+        e = energy_choice(ctx.cat, ctx.player, minus(ctx.have, pay), energy)
+        if e is not None:
+            yield {"ship": pile[0], "energy": named(ctx.cat, e)}
+
+
+def wharf_resolve(ctx: Ctx, move: Move) -> State:
+    sid = move.ship
+    k = next((k for k, p in enumerate(ctx.state.piles) if p and p[0] == sid), None)
+    if sid is None or k is None:
+        raise IllegalMove("not_a_pile_top", ship=sid)
+    cost, energy = _ship_cost(ctx, sid)
+    pay = material_payment(ctx.cat, ctx.have, cost)
+    if pay is None:
+        raise IllegalMove("cannot_afford", ship=sid)
+    have = pay_energy(ctx.cat, ctx.player, minus(ctx.have, pay), move.energy, energy)
+    piles = (*ctx.state.piles[:k], ctx.state.piles[k][1:], *ctx.state.piles[k + 1 :])
+    state = ctx.done(have, ships=(*ctx.player.ships, sid))
+    modernised = ctx.state.modernised
+    if (
+        ctx.cat.ship_type(ctx.cat.ships[sid].type).needs_modernised_wharf
+        and ctx.building.id not in modernised
+    ):
+        modernised = tuple(sorted((*modernised, ctx.building.id)))
+    return replace(state, piles=piles, modernised=modernised)
+
+
+# --- shipping: goods onto the visitor's ships for their franc value ---
+
+
+def _capacities(ctx: Ctx) -> list[int]:
+    caps = [ctx.cat.ship_type(ctx.cat.ships[s].type).capacity for s in ctx.player.ships]
+    return sorted((c for c in caps if c > 0), reverse=True)
+
+
+def _ships_needed(caps: list[int], count: int) -> int | None:
+    total = 0
+    for k, cap in enumerate(caps):
+        total += cap
+        if total >= count:
+            return k + 1
+    return None
+
+
+def shipping_options(ctx: Ctx) -> Iterator[Choice]:
+    caps = _capacities(ctx)
+    per = ctx.effect["energy_per_ship"]
+    by_value = sorted(ctx.cat.goods, key=lambda g: (-g.franc_value, g.index))
+    for k in range(1, len(caps) + 1):
+        e = energy_choice(ctx.cat, ctx.player, ctx.have, per * k)
+        if e is None:
+            break
+        rest, room = minus(ctx.have, e), sum(caps[:k])
+        give = [0] * ctx.cat.size
+        for g in by_value:
+            take = min(rest[g.index], room)
+            give[g.index], room = take, room - take
+        if _ships_needed(caps, sum(give)) == k:
+            yield {"give": named(ctx.cat, tuple(give)), "energy": named(ctx.cat, e)}
+
+
+def shipping_resolve(ctx: Ctx, move: Move) -> State:
+    give = vec(ctx.cat, move.give)
+    count = sum(give) - give[FRANC]
+    if give[FRANC] or count == 0 or not covers(ctx.have, give):
+        raise IllegalMove("cannot_ship", building=ctx.building.id)
+    k = _ships_needed(_capacities(ctx), count)
+    if k is None:
+        raise IllegalMove("too_little_capacity", building=ctx.building.id)
+    have = pay_energy(
+        ctx.cat, ctx.player, minus(ctx.have, give), move.energy, ctx.effect["energy_per_ship"] * k
+    )
+    francs = sum(give[g.index] * g.franc_value for g in ctx.cat.goods)
+    return ctx.done(add(have, ((FRANC, francs),)))

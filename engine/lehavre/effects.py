@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from .catalog import FRANC, Amounts, Building, Catalog, Line
@@ -23,13 +23,19 @@ from .state import Player, State
 Choice = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
 class Ctx:
-    state: State
-    seat: int
-    building: Building
-    player: Player  # after the fee
-    cat: Catalog
+    """A visit in progress: the position, the visitor, the building, and the visitor after the fee."""
+
+    __slots__ = ("building", "cat", "player", "seat", "state")
+
+    def __init__(self, state: State, seat: int, building: Building, player: Player, cat: Catalog):
+        self.state, self.seat, self.building, self.player, self.cat = (
+            state,
+            seat,
+            building,
+            player,
+            cat,
+        )
 
     @property
     def have(self) -> Vec:
@@ -124,7 +130,7 @@ def choose_options(ctx: Ctx) -> Iterator[Choice]:
     pool = sorted(ctx.effect["from"], key=ctx.cat.index.__getitem__)
     for combo in itertools.combinations(pool, k):
         for flag in flags:
-            yield {"goods": combo, "reorder": flag}
+            yield {"goods": combo, "reorder": True} if flag else {"goods": combo}
 
 
 def choose_resolve(ctx: Ctx, move: Move) -> State:
@@ -188,27 +194,34 @@ def _food_table(ctx: Ctx) -> tuple[tuple[int, int], ...]:
 
 def convert_options(ctx: Ctx) -> Iterator[Choice]:
     lines = ctx.building.lines
-    ranges = [range(_line_limit(ctx, line) + 1) for line in lines]
+    limits = [_line_limit(ctx, line) for line in lines]
+    if not any(limits):
+        return
+    ranges = [range(n + 1) for n in limits]
     flat = ctx.effect.get("energy_flat", 0)
     for counts in itertools.product(*ranges):
         total = sum(counts)
         if total == 0 or (ctx.effect.get("choose_one") and total > 1):
             continue
         inputs, food, energy = _line_cost(lines, counts, flat)
-        if not holds(ctx.have, inputs):
+        rest = list(ctx.have)
+        for i, k in inputs:
+            rest[i] -= k
+        if min(rest) < 0:
             continue
-        rest = minus(ctx.have, add((0,) * ctx.cat.size, inputs))
-        food_pay = canonical_payment(ctx.cat, rest, food, FOOD)
-        if food_pay is None:
-            continue
-        energy_pay = energy_choice(ctx.cat, ctx.player, minus(rest, food_pay), energy)
-        if energy_pay is None:
-            continue
-        yield {
-            "counts": counts,
-            "food": named(ctx.cat, food_pay),
-            "energy": named(ctx.cat, energy_pay),
-        }
+        choice: Choice = {"counts": counts}
+        if food:
+            food_pay = canonical_payment(ctx.cat, tuple(rest), food, FOOD)
+            if food_pay is None:
+                continue
+            rest = list(minus(tuple(rest), food_pay))
+            choice["food"] = named(ctx.cat, food_pay)
+        if energy:
+            energy_pay = energy_choice(ctx.cat, ctx.player, tuple(rest), energy)
+            if energy_pay is None:
+                continue
+            choice["energy"] = named(ctx.cat, energy_pay)
+        yield choice
 
 
 def convert_resolve(ctx: Ctx, move: Move) -> State:

@@ -9,6 +9,7 @@ nothing. :func:`canonical_payment` picks the one payment ``legal_moves`` lists; 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 
 from .catalog import FRANC, Amounts, Catalog
@@ -25,6 +26,8 @@ def values(cat: Catalog, what: str) -> tuple[tuple[int, int], ...]:
     """(index, value) of every good that pays ``what``, cheapest first; francs last for food."""
     key = (id(cat), what)
     found = _VALUES.get(key)
+    if found is not None:
+        return found
     if found is None:
         pairs = [(g.index, g.food if what == FOOD else g.energy) for g in cat.goods]
         found = tuple(sorted(((i, v) for i, v in pairs if v > 0), key=lambda p: (p[1], p[0])))
@@ -46,15 +49,15 @@ def add(vec: Vec, amounts: Amounts, times: int = 1) -> Vec:
 
 
 def plus(a: Vec, b: Vec) -> Vec:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    return tuple(map(operator.add, a, b))
 
 
 def minus(a: Vec, b: Vec) -> Vec:
-    return tuple(x - y for x, y in zip(a, b, strict=True))
+    return tuple(map(operator.sub, a, b))
 
 
 def covers(have: Vec, need: Vec) -> bool:
-    return all(h >= n for h, n in zip(have, need, strict=True))
+    return all(map(operator.ge, have, need))
 
 
 def holds(have: Vec, amounts: Amounts, times: int = 1) -> bool:

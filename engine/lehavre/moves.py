@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .catalog import Catalog
 from .errors import MalformedMove
@@ -49,9 +48,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
 MOVE_TYPES = tuple(FIELDS)
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One move, immutable; equal moves have equal canonical forms."""
+class Move(NamedTuple):
+    """One move, immutable (a named tuple: cheap to make); equal moves have equal canonical forms."""
 
     type: str
     offer: str | None = None

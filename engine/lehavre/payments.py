@@ -51,8 +51,18 @@ def vec(cat: Catalog, named: Named) -> Vec:
     return tuple(out)
 
 
+_NAMED: dict[tuple[int, Vec], Named] = {}
+
+
 def named(cat: Catalog, v: Vec) -> Named:
-    return tuple((cat.names[i], n) for i, n in enumerate(v) if n)
+    """The move form of a goods tuple (remembered: the same few payments recur)."""
+    key = (id(cat), v)
+    found = _NAMED.get(key)
+    if found is None:
+        found = tuple((cat.names[i], n) for i, n in enumerate(v) if n)
+        if len(_NAMED) < 100_000:
+            _NAMED[key] = found
+    return found
 
 
 def pay_energy(cat: Catalog, player: Player, have: Vec, given: Named, amount: int) -> Vec:
@@ -74,11 +84,22 @@ def construction_cost(
     cat: Catalog, player: Player, building: Building, discount: Amounts
 ) -> Amounts:
     """A building's materials less a firm's discount and the player's passive discounts."""
-    need = dict(building.materials or ())
     cuts = list(discount)
     for bid in player.buildings:
         for name, n in cat.buildings[bid].passive.get("construction_discount", {}).items():
             cuts.append((cat.index[name], n))
+    key = (id(cat), building.id, tuple(cuts))
+    found = _COSTS.get(key)
+    if found is None:
+        found = _COSTS[key] = _less(cat, building, cuts)
+    return found
+
+
+_COSTS: dict[tuple[int, str, Amounts], Amounts] = {}
+
+
+def _less(cat: Catalog, building: Building, cuts: list[tuple[int, int]]) -> Amounts:
+    need = dict(building.materials or ())
     for i, n in cuts:
         target = i
         if need.get(i, 0) == 0:

@@ -20,7 +20,7 @@ from .flow import end_turn, food_owed, next_feed
 from .goods import FOOD, add, canonical_payment, minus, payment_error, values, worth
 from .moves import Move, parse_move
 from .payments import named, vec
-from .state import State
+from .state import Player, State
 
 EFFECTS: dict[str, tuple[effects.Options, effects.Resolve, tuple[str, ...]]] = {
     "gain": (effects.gain_options, effects.gain_resolve, ("extra", "energy")),
@@ -72,11 +72,16 @@ def _fee_due(b: Building, owner: int, seat: int) -> tuple[int | None, int | None
     return b.fee.food, b.fee.franc
 
 
+_ZERO: dict[int, tuple[int, ...]] = {}
+
+
 def _fee_choice(st: State, b: Building, owner: int, seat: int) -> Any:
     food, franc = _fee_due(b, owner, seat)
     have = st.players[seat].goods
+    if food is None and franc is None:
+        return _ZERO.setdefault(st.catalog.size, (0,) * st.catalog.size)
     if franc is not None and have[FRANC] >= franc:
-        return add((0,) * st.catalog.size, ((FRANC, franc),))
+        return add(_ZERO.setdefault(st.catalog.size, (0,) * st.catalog.size), ((FRANC, franc),))
     if food is not None:
         return canonical_payment(st.catalog, have, food, FOOD)
     return None if franc is not None else (0,) * st.catalog.size
@@ -122,19 +127,20 @@ def _pay_fee(st: State, b: Building, owner: int, seat: int, move: Move) -> State
 
 
 def _enter_moves(st: State, seat: int) -> Iterator[Move]:
+    """The listed entries; an effect's options read the visitor's goods after the fee."""
+    me = st.players[seat]
+    blocked = {me.disc} if st.phase == "final" else {p.disc for p in st.players}
     for b, owner in _built(st):
-        if _enterable(st, b, seat):
+        if b.fee is None or b.id in blocked or b.effect_kind not in EFFECTS:
             continue
         fee = _fee_choice(st, b, owner, seat)
         if fee is None:
             continue
-        paid = _pay_fee(
-            st, b, owner, seat, Move("enter", building=b.id, fee=named(st.catalog, fee))
-        )
-        ctx = Ctx(paid, seat, b, paid.players[seat], st.catalog)
+        paid = named(st.catalog, fee)
+        visitor = Player(minus(me.goods, fee), me.loans, me.buildings, me.ships, me.disc)
+        ctx = Ctx(st, seat, b, visitor, st.catalog)
         for choice in EFFECTS[b.effect_kind][0](ctx):
-            flags = {k: v for k, v in choice.items() if v not in ((), False, None)}
-            yield Move("enter", building=b.id, fee=named(st.catalog, fee), **flags)
+            yield Move("enter", building=b.id, fee=paid, **choice)
 
 
 def _enter(st: State, move: Move) -> State:

@@ -19,7 +19,7 @@ from .loader import default_catalog
 Named = tuple[tuple[str, int], ...]
 """Goods by name with positive counts, in catalog order."""
 
-GOODS_FIELDS = ("fee", "energy", "food", "give", "payment")
+GOODS_FIELDS = ("fee", "target_fee", "energy", "food", "give", "payment")
 LIST_FIELDS = ("goods", "build", "get", "offers")
 FIELDS: dict[str, tuple[str, ...]] = {
     "take": ("offer",),
@@ -37,6 +37,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "offers",
         "extra",
         "reorder",
+        "target",
+        "target_fee",
+        "exchange",
     ),
     "buy": ("building", "ship"),
     "sell": ("building", "ship"),
@@ -67,6 +70,9 @@ class Move(NamedTuple):
     offers: tuple[str, ...] = ()
     extra: bool = False
     reorder: bool = False
+    target: str | None = None
+    target_fee: Named = ()
+    exchange: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return canonical(self)
@@ -81,7 +87,7 @@ class Move(NamedTuple):
 def canonical(move: Move) -> dict[str, Any]:
     """The canonical JSON object of ``move``."""
     out: dict[str, Any] = {"type": move.type}
-    for name in ("offer", "building", "ship"):
+    for name in ("offer", "building", "ship", "target", "exchange"):
         value = getattr(move, name)
         if value is not None:
             out[name] = value
@@ -137,9 +143,10 @@ def _ids(value: Any, name: str, cat: Catalog) -> tuple[str, ...]:
 def _text(value: Any, name: str, cat: Catalog) -> str:
     if not isinstance(value, str):
         raise MalformedMove("not_an_id", field=name)
-    known = {"building": cat.buildings, "ship": cat.ships, "offer": cat.index}[name]
+    kinds = {"building": "building", "target": "building", "ship": "ship", "exchange": "ship"}
+    known = {"building": cat.buildings, "ship": cat.ships}.get(kinds.get(name, ""), cat.index)
     if value not in known:
-        raise MalformedMove(f"unknown_{name}", field=name, given=value)
+        raise MalformedMove(f"unknown_{kinds.get(name, name)}", field=name, given=value)
     return value
 
 

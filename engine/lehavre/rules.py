@@ -27,7 +27,7 @@ EFFECTS: dict[str, tuple[effects.Options, effects.Resolve, tuple[str, ...]]] = {
     "choose": (effects.choose_options, effects.choose_resolve, ("goods", "reorder")),
     "convert": (effects.convert_options, effects.convert_resolve, ("counts", "food", "energy")),
     "build": (works.build_options, works.build_resolve, ("build",)),
-    "wharf": (works.wharf_options, works.wharf_resolve, ("ship", "energy")),
+    "wharf": (works.wharf_options, works.wharf_resolve, ("ship", "energy", "exchange")),
     "shipping": (works.shipping_options, works.shipping_resolve, ("give", "energy")),
     "trade_any": (trades.trade_options, trades.trade_resolve, ("give", "get")),
     "bridge": (trades.bridge_options, trades.bridge_resolve, ("give",)),
@@ -38,6 +38,9 @@ EFFECTS: dict[str, tuple[effects.Options, effects.Resolve, tuple[str, ...]]] = {
     "zoo": (trades.zoo_options, trades.zoo_resolve, ()),
 }
 """Effect kind -> (options, resolve, the choice fields its move may carry)."""
+
+WATCH = "harbour_watch"
+"""The effect kind that uses a building another player's disc stands in."""
 
 CHOICE_FIELDS = (
     "energy",
@@ -51,6 +54,7 @@ CHOICE_FIELDS = (
     "offers",
     "extra",
     "reorder",
+    "exchange",
 )
 MAIN = ("main", "final")
 OWN_TURN = ("main", "after", "final", "final_after")
@@ -89,7 +93,7 @@ def _fee_choice(st: State, b: Building, owner: int, seat: int) -> Any:
 
 def _enterable(st: State, b: Building, seat: int) -> str | None:
     """Why ``seat`` may not enter ``b`` now (a code), or ``None``."""
-    if b.fee is None or b.effect_kind not in EFFECTS:
+    if b.fee is None or (b.effect_kind not in EFFECTS and b.effect_kind != WATCH):
         return "not_enterable"
     if st.players[seat].disc == b.id:
         return "already_there"
@@ -131,12 +135,17 @@ def _enter_moves(st: State, seat: int) -> Iterator[Move]:
     me = st.players[seat]
     blocked = {me.disc} if st.phase == "final" else {p.disc for p in st.players}
     for b, owner in _built(st):
-        if b.fee is None or b.id in blocked or b.effect_kind not in EFFECTS:
+        if b.fee is None or b.id in blocked:
             continue
         fee = _fee_choice(st, b, owner, seat)
         if fee is None:
             continue
         paid = named(st.catalog, fee)
+        if b.effect_kind == WATCH:
+            yield from _watch_moves(st, seat, b, owner, fee)
+            continue
+        if b.effect_kind not in EFFECTS:
+            continue
         visitor = Player(minus(me.goods, fee), me.loans, me.buildings, me.ships, me.disc)
         ctx = Ctx(st, seat, b, visitor, st.catalog)
         for choice in EFFECTS[b.effect_kind][0](ctx):
@@ -152,6 +161,10 @@ def _enter(st: State, move: Move) -> State:
     code = _enterable(st, b, seat)
     if code:
         raise IllegalMove(code, building=b.id)
+    if b.effect_kind == WATCH:
+        return _watch(st, move, b, owner)
+    if move.target is not None or move.target_fee:
+        raise IllegalMove("unexpected_choice", building=b.id, field="target")
     _, resolve, allowed = EFFECTS[b.effect_kind]
     for name in CHOICE_FIELDS:
         if name not in allowed and getattr(move, name) not in ((), False, None):
@@ -163,6 +176,76 @@ def _enter(st: State, move: Move) -> State:
     player = replace(after.players[seat], disc=b.id)
     return replace(
         after.with_player(seat, player), phase="after" if st.phase == "main" else "final_after"
+    )
+
+
+def _occupants(st: State, seat: int, target: str) -> list[int]:
+    return [s for s, p in enumerate(st.players) if s != seat and p.disc == target]
+
+
+def _watch_moves(st: State, seat: int, b: Building, owner: int, fee: Any) -> Iterator[Move]:
+    """The Harbour Watch: for each building another player's disc stands in, its entry."""
+    cat = st.catalog
+    compensation = b.effect["compensation"]
+    paid = _pay_fee(st, b, owner, seat, Move("enter", fee=named(cat, fee)))
+    for t, owner in _built(st):
+        guests = _occupants(st, seat, t.id)
+        if not guests or t.effect_kind not in EFFECTS or t.fee is None or t.id == b.id:
+            continue
+        if st.players[seat].disc == t.id:
+            continue
+        t_fee = _fee_choice(paid, t, owner, seat)
+        me = paid.players[seat]
+        if t_fee is None:
+            continue
+        goods = add(minus(me.goods, t_fee), ((FRANC, -compensation * len(guests)),))
+        if min(goods) < 0:
+            continue
+        visitor = Player(goods, me.loans, me.buildings, me.ships, me.disc)
+        for choice in EFFECTS[t.effect_kind][0](Ctx(paid, seat, t, visitor, cat)):
+            yield Move(
+                "enter",
+                building=b.id,
+                fee=named(cat, fee),
+                target=t.id,
+                target_fee=named(cat, t_fee),
+                **choice,
+            )
+
+
+def _watch(st: State, move: Move, b: Building, owner: int) -> State:
+    """Harbour Watch: pay its fee, the target's fee and each displaced player's compensation;
+    the displaced discs go home and the visitor's disc takes the target's effect and place."""
+    seat, cat = st.current, st.catalog
+    target = cat.buildings.get(move.target or "")
+    t_owner = None if target is None else st.owner(target.id)
+    if target is None or t_owner is None or target.effect_kind not in EFFECTS:
+        raise IllegalMove("not_a_watch_target", building=b.id, target=move.target)
+    guests = _occupants(st, seat, target.id)
+    if not guests or st.players[seat].disc == target.id or target.fee is None:
+        raise IllegalMove("not_a_watch_target", building=b.id, target=target.id)
+    st = _pay_fee(st, b, owner, seat, move)
+    st = _pay_fee(st, target, t_owner, seat, Move("enter", fee=move.target_fee))
+    compensation = b.effect["compensation"]
+    for guest in guests:
+        me = st.players[seat]
+        if me.goods[FRANC] < compensation:
+            raise IllegalMove("cannot_compensate", building=b.id, francs=compensation)
+        st = st.with_player(seat, replace(me, goods=add(me.goods, ((FRANC, -compensation),))))
+        host = st.players[guest]
+        st = st.with_player(
+            guest, replace(host, goods=add(host.goods, ((FRANC, compensation),)), disc=None)
+        )
+    _, resolve, allowed = EFFECTS[target.effect_kind]
+    for name in CHOICE_FIELDS:
+        if name not in allowed and getattr(move, name) not in ((), False, None):
+            raise IllegalMove("unexpected_choice", building=target.id, field=name)
+    after = resolve(Ctx(st, seat, target, st.players[seat], cat), move)
+    if after == st:
+        raise IllegalMove("no_effect", building=target.id)
+    player = replace(after.players[seat], disc=target.id)
+    return replace(
+        after.with_player(seat, player), phase="after" if after.phase == "main" else "final_after"
     )
 
 

@@ -91,7 +91,32 @@ def _ship_cost(ctx: Ctx, sid: str) -> tuple[tuple[tuple[int, int], ...], int]:
     return cost, t.energy
 
 
+def _exchanges(ctx: Ctx) -> Iterator[tuple[str, str]]:
+    """(town card, ship) pairs: a card in the town that a ship of its type can be traded for."""
+    for bid in ctx.state.town:
+        rule = ctx.cat.buildings[bid].passive.get("ship_exchange")
+        if rule:
+            for sid in sorted(ctx.player.ships):
+                if ctx.cat.ships[sid].type == rule["gives_type"]:
+                    yield bid, sid
+
+
+def _exchange(ctx: Ctx, move: Move) -> State:
+    """At a Wharf, instead of building: a ship goes back on its pile for the town's card."""
+    pair = next((p for p in _exchanges(ctx) if p[1] == move.exchange), None)
+    if pair is None or move.ship is not None or move.energy:
+        raise IllegalMove("cannot_exchange", ship=move.exchange)
+    bid, sid = pair
+    k = next(k for k, t in enumerate(ctx.cat.ship_types) if t.id == ctx.cat.ships[sid].type)
+    ships = tuple(s for s in ctx.player.ships if s != sid)
+    state = ctx.done(ctx.have, ships=ships, buildings=(*ctx.player.buildings, bid))
+    piles = (*state.piles[:k], (sid, *state.piles[k]), *state.piles[k + 1 :])
+    return replace(state, piles=piles, town=tuple(b for b in state.town if b != bid))
+
+
 def wharf_options(ctx: Ctx) -> Iterator[Choice]:
+    for _, sid in _exchanges(ctx):
+        yield {"exchange": sid}
     for pile in ctx.state.piles:
         if not pile:
             continue
@@ -105,6 +130,8 @@ def wharf_options(ctx: Ctx) -> Iterator[Choice]:
 
 
 def wharf_resolve(ctx: Ctx, move: Move) -> State:
+    if move.exchange is not None:
+        return _exchange(ctx, move)
     sid = move.ship
     k = next((k for k, p in enumerate(ctx.state.piles) if p and p[0] == sid), None)
     if sid is None or k is None:

@@ -242,7 +242,7 @@ def convert_resolve(ctx: Ctx, move: Move) -> State:
     food_pay = vec(ctx.cat, move.food)
     code = payment_error(ctx.cat, have, food_pay, food, FOOD)
     if code:
-        raise IllegalMove(code if code.startswith("not_") else f"food_{code}", due=food)
+        raise IllegalMove(f"food_{code}", due=food)
     have = pay_energy(ctx.cat, ctx.player, minus(have, food_pay), move.energy, energy)
     return ctx.done(_line_gain(have, lines, counts))
 

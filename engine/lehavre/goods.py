@@ -93,15 +93,16 @@ def canonical_payment(cat: Catalog, have: Vec, amount: int, what: str) -> Vec | 
 
 
 def payment_error(cat: Catalog, have: Vec, pay: Vec, amount: int, what: str) -> str | None:
-    """Why ``pay`` is not a payment of ``amount`` from ``have`` (a code), or ``None``."""
+    """Why ``pay`` is not a payment of ``amount`` from ``have``, or ``None``: ``not_payable`` (a
+    good without that value), ``cannot_afford``, ``too_little`` or ``overpaid``."""
     table = dict(values(cat, what))
     if any(n and i not in table for i, n in enumerate(pay)):
-        return f"not_{what}"
+        return "not_payable"
     if not covers(have, pay):
         return "cannot_afford"
     total = sum(n * table[i] for i, n in enumerate(pay) if n)
     if total < max(amount, 0):
-        return f"too_little_{what}"
+        return "too_little"
     if any(n and total - table[i] >= amount for i, n in enumerate(pay)):
         return "overpaid"
     return None

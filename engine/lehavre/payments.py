@@ -71,7 +71,7 @@ def pay_energy(cat: Catalog, player: Player, have: Vec, given: Named, amount: in
     pay = vec(cat, given)
     code = payment_error(cat, have, pay, due, ENERGY)
     if code:
-        raise IllegalMove(f"energy_{code}" if not code.startswith("not_") else code, due=due)
+        raise IllegalMove(f"energy_{code}", due=due)
     return minus(have, pay)
 
 

@@ -108,19 +108,15 @@ def _pay_fee(st: State, b: Building, owner: int, seat: int, move: Move) -> State
     have = st.players[seat].goods
     if food is None and franc is None:
         if any(pay):
-            raise IllegalMove("no_fee_due", building=b.id)
+            raise IllegalMove("fee_not_due", building=b.id)
         return st
     exact = franc is not None and pay == add((0,) * len(pay), ((FRANC, franc),))
     if exact and franc is not None and have[FRANC] < franc:
-        raise IllegalMove("cannot_pay_fee", building=b.id)
+        raise IllegalMove("fee_cannot_afford", building=b.id)
     if not exact:
-        code = (
-            "fee_not_francs" if food is None else payment_error(st.catalog, have, pay, food, FOOD)
-        )
+        code = "not_payable" if food is None else payment_error(st.catalog, have, pay, food, FOOD)
         if code:
-            raise IllegalMove(
-                "cannot_pay_fee" if code == "cannot_afford" else f"fee_{code}", building=b.id
-            )
+            raise IllegalMove(f"fee_{code}", building=b.id, food=food, francs=franc)
     st = st.with_player(seat, replace(st.players[seat], goods=minus(have, pay)))
     if owner >= 0:
         host = st.players[owner]

@@ -81,3 +81,14 @@ def enter(state: State, building: str, **choices: object) -> State:
     from engine.lehavre import apply
 
     return apply(state, {"type": "enter", "building": building, **choices})
+
+
+def position_after(players: int, variant: str, seed: int, steps: int) -> State:
+    """The position after up to ``steps`` random listed moves."""
+    rng = random.Random(seed)
+    state = new_game(random_setup(players, variant, seed))
+    for _ in range(steps):
+        if is_finished(state):
+            break
+        state = apply(state, rng.choice(legal_moves(state)))
+    return state

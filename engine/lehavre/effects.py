@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import Any
 
 from .catalog import FRANC, Amounts, Building, Catalog, Line
@@ -18,7 +17,7 @@ from .errors import IllegalMove
 from .goods import FOOD, Vec, add, canonical_payment, holds, minus, payment_error, values
 from .moves import Move
 from .payments import energy_choice, named, pay_energy, vec
-from .state import Player, State
+from .state import Player, State, replace
 
 Choice = dict[str, Any]
 

@@ -9,12 +9,10 @@ town's building, the new ship. After the last round every player has a final act
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .catalog import FRANC, RoundCard
 from .goods import add
 from .payments import passive_total
-from .state import Player, State
+from .state import Player, State, replace
 
 
 def seat_of_turn(st: State, round_no: int, turn: int) -> int:

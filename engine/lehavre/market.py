@@ -9,13 +9,12 @@ back in the same turn. A building changing hands sends any person disc in it bac
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from .catalog import FRANC
 from .errors import IllegalMove
 from .goods import add
 from .moves import Move
-from .state import Player, State
+from .state import Player, State, replace
 
 
 def _free_discs(st: State, building: str) -> State:

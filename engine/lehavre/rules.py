@@ -9,7 +9,6 @@ ships by pile), sell (the same order), repay, end, feed.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from . import effects, market, trades, works
@@ -20,7 +19,7 @@ from .flow import end_turn, food_owed, next_feed
 from .goods import FOOD, add, canonical_payment, minus, payment_error, values, worth
 from .moves import Move, parse_move
 from .payments import named, vec
-from .state import Player, State
+from .state import Player, State, replace
 
 EFFECTS: dict[str, tuple[effects.Options, effects.Resolve, tuple[str, ...]]] = {
     "gain": (effects.gain_options, effects.gain_resolve, ("extra", "energy")),
@@ -60,14 +59,13 @@ MAIN = ("main", "final")
 OWN_TURN = ("main", "after", "final", "final_after")
 
 
-def _built(st: State) -> Iterator[tuple[Building, int]]:
+def _built(st: State) -> list[tuple[Building, int]]:
     """Every built building with its owner (-1 the town), in catalog order."""
-    owners = {b: -1 for b in st.town}
+    owners = dict.fromkeys(st.town, -1)
     for seat, p in enumerate(st.players):
         owners.update(dict.fromkeys(p.buildings, seat))
     cat = st.catalog
-    for bid in sorted(owners, key=cat.order.__getitem__):
-        yield cat.buildings[bid], owners[bid]
+    return [(cat.buildings[bid], owners[bid]) for bid in sorted(owners, key=cat.order.__getitem__)]
 
 
 def _fee_due(b: Building, owner: int, seat: int) -> tuple[int | None, int | None]:
@@ -76,16 +74,24 @@ def _fee_due(b: Building, owner: int, seat: int) -> tuple[int | None, int | None
     return b.fee.food, b.fee.franc
 
 
-_ZERO: dict[int, tuple[int, ...]] = {}
+_FRANCS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _francs(size: int, n: int) -> tuple[int, ...]:
+    """A goods tuple of ``n`` francs (remembered)."""
+    found = _FRANCS.get((size, n))
+    if found is None:
+        found = _FRANCS[(size, n)] = (n,) + (0,) * (size - 1)
+    return found
 
 
 def _fee_choice(st: State, b: Building, owner: int, seat: int) -> Any:
     food, franc = _fee_due(b, owner, seat)
     have = st.players[seat].goods
     if food is None and franc is None:
-        return _ZERO.setdefault(st.catalog.size, (0,) * st.catalog.size)
+        return _francs(st.catalog.size, 0)
     if franc is not None and have[FRANC] >= franc:
-        return add(_ZERO.setdefault(st.catalog.size, (0,) * st.catalog.size), ((FRANC, franc),))
+        return _francs(st.catalog.size, franc)
     if food is not None:
         return canonical_payment(st.catalog, have, food, FOOD)
     return None if franc is not None else (0,) * st.catalog.size
@@ -128,23 +134,23 @@ def _pay_fee(st: State, b: Building, owner: int, seat: int, move: Move) -> State
 
 def _enter_moves(st: State, seat: int) -> Iterator[Move]:
     """The listed entries; an effect's options read the visitor's goods after the fee."""
-    me = st.players[seat]
+    me, cat = st.players[seat], st.catalog
     blocked = {me.disc} if st.phase == "final" else {p.disc for p in st.players}
     for b, owner in _built(st):
-        if b.fee is None or b.id in blocked:
+        kind = b.effect_kind
+        if b.fee is None or b.id in blocked or (kind not in EFFECTS and kind != WATCH):
             continue
         fee = _fee_choice(st, b, owner, seat)
         if fee is None:
             continue
-        paid = named(st.catalog, fee)
-        if b.effect_kind == WATCH:
+        if kind == WATCH:
             yield from _watch_moves(st, seat, b, owner, fee)
             continue
-        if b.effect_kind not in EFFECTS:
-            continue
-        visitor = Player(minus(me.goods, fee), me.loans, me.buildings, me.ships, me.disc)
-        ctx = Ctx(st, seat, b, visitor, st.catalog)
-        for choice in EFFECTS[b.effect_kind][0](ctx):
+        paid = named(cat, fee)
+        visitor = (
+            Player(minus(me.goods, fee), me.loans, me.buildings, me.ships, me.disc) if paid else me
+        )
+        for choice in EFFECTS[kind][0](Ctx(st, seat, b, visitor, cat)):
             yield Move("enter", building=b.id, fee=paid, **choice)
 
 

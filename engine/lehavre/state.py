@@ -7,7 +7,8 @@ asks this player to feed), ``final`` / ``final_after`` (the final stage), ``over
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from .catalog import Catalog, RoundCard
 from .goods import Vec
@@ -15,6 +16,25 @@ from .loader import default_catalog
 from .setup import Setup, check_setup
 
 PHASES = ("main", "after", "feed", "final", "final_after", "over")
+
+T = TypeVar("T")
+_SET = object.__setattr__
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` for the frozen records of this package, without its per-field
+    checks: a position is copied several times a move."""
+    cls = type(obj)
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in fields(obj))  # type: ignore[arg-type]
+    new = object.__new__(cls)
+    for name in names:
+        _SET(new, name, changes.pop(name) if name in changes else getattr(obj, name))
+    if changes:
+        raise TypeError(f"{cls.__name__} has no fields {sorted(changes)}")
+    return new
 
 
 @dataclass(frozen=True, slots=True)

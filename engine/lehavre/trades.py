@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from dataclasses import replace
 
 from .catalog import FRANC
 from .effects import Choice, Ctx
@@ -13,7 +12,7 @@ from .errors import IllegalMove
 from .goods import Vec, add, covers, minus
 from .moves import Move
 from .payments import named, vec
-from .state import State
+from .state import State, replace
 
 
 def _cheapest(ctx: Ctx, have: Vec, count: int, basic_only: bool = False) -> Vec | None:

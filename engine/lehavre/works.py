@@ -7,7 +7,6 @@ Each kind has an options function (the choices ``legal_moves`` lists) and a reso
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from .catalog import FRANC
 from .effects import Choice, Ctx
@@ -15,13 +14,21 @@ from .errors import IllegalMove
 from .goods import Vec, add, covers, minus
 from .moves import Move
 from .payments import construction_cost, energy_choice, material_payment, named, pay_energy, vec
-from .state import State
+from .state import State, replace
 
 # --- build: construct from the tops of the proposal stacks ---
 
 
+_DISCOUNTS: dict[tuple[int, str], tuple[tuple[int, int], ...]] = {}
+
+
 def _discount(ctx: Ctx) -> tuple[tuple[int, int], ...]:
-    return tuple((ctx.cat.index[g], n) for g, n in ctx.effect.get("discount", {}).items())
+    key = (id(ctx.cat), ctx.building.id)
+    found = _DISCOUNTS.get(key)
+    if found is None:
+        discount = ctx.effect.get("discount", {})
+        found = _DISCOUNTS[key] = tuple((ctx.cat.index[g], n) for g, n in discount.items())
+    return found
 
 
 def _buildable(ctx: Ctx, bid: str, have: Vec) -> Vec | None:

@@ -159,10 +159,9 @@ class Catalog:
     buildings: Mapping[str, Building]
     order: Mapping[str, int]  # building id -> position in the catalog
 
-    @property
-    def size(self) -> int:
-        """Length of a goods tuple."""
-        return len(self.names)
+    size: int  # the length of a goods tuple
+    food_values: tuple[tuple[int, int], ...]  # (index, food) of what pays food, in paying order
+    energy_values: tuple[tuple[int, int], ...]  # (index, energy) of what pays energy
 
     def ship_type(self, type_id: str) -> ShipType:
         return next(t for t in self.ship_types if t.id == type_id)

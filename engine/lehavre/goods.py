@@ -12,29 +12,17 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 
-from .catalog import FRANC, Amounts, Catalog
+from .catalog import Amounts, Catalog
 
 Vec = tuple[int, ...]
 
 FOOD = "food"
 ENERGY = "energy"
 
-_VALUES: dict[tuple[int, str], tuple[tuple[int, int], ...]] = {}
-
 
 def values(cat: Catalog, what: str) -> tuple[tuple[int, int], ...]:
     """(index, value) of every good that pays ``what``, cheapest first; francs last for food."""
-    key = (id(cat), what)
-    found = _VALUES.get(key)
-    if found is not None:
-        return found
-    if found is None:
-        pairs = [(g.index, g.food if what == FOOD else g.energy) for g in cat.goods]
-        found = tuple(sorted(((i, v) for i, v in pairs if v > 0), key=lambda p: (p[1], p[0])))
-        if what == FOOD:
-            found += ((FRANC, 1),)
-        _VALUES[key] = found
-    return found
+    return cat.food_values if what == FOOD else cat.energy_values
 
 
 def zero(cat: Catalog) -> Vec:

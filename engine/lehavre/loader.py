@@ -291,6 +291,12 @@ def _check_ids(cat: Catalog) -> None:
                 raise CatalogError(f"start.{variant}: unknown ship {sid!r}")
 
 
+def _paying(goods: tuple[Good, ...], what: str) -> tuple[tuple[int, int], ...]:
+    """(index, value) of the goods with a food (energy) value, cheapest first, then goods order."""
+    pairs = [(g.index, int(getattr(g, what))) for g in goods]
+    return tuple(sorted(((i, v) for i, v in pairs if v > 0), key=lambda p: (p[1], p[0])))
+
+
 def parse_catalog(data: Any) -> Catalog:
     """A :class:`Catalog` from the decoded JSON, or :class:`CatalogError`."""
     goods, index = _goods(_get(data, "goods", "catalog"))
@@ -342,6 +348,9 @@ def parse_catalog(data: Any) -> Catalog:
         ),
         buildings={b.id: b for b in buildings},
         order={b.id: pos for pos, b in enumerate(buildings)},
+        size=len(index),
+        food_values=(*_paying(goods, "food"), (FRANC, 1)),
+        energy_values=_paying(goods, "energy"),
     )
     if len(cat.tiles) != cat.turns_per_round:
         raise CatalogError("supply_tiles: one tile per turn of a round")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .catalog import FRANC, Amounts, Building, Catalog, Line
-from .errors import IllegalMove
+from .errors import illegal
 from .goods import FOOD, Vec, add, canonical_payment, holds, minus, payment_error, values
 from .moves import Move
 from .payments import energy_choice, named, pay_energy, vec
@@ -90,16 +90,16 @@ def gain_options(ctx: Ctx) -> Iterator[Choice]:
 
 def gain_resolve(ctx: Ctx, move: Move) -> State:
     if not _requires(ctx):
-        raise IllegalMove("requirement_not_held", building=ctx.building.id)
+        raise illegal("requirement_not_held", building=ctx.building.id)
     goods = _gained(ctx)
     extra = ctx.effect.get("extra")
     if move.extra:
         if not extra:
-            raise IllegalMove("no_extra", building=ctx.building.id)
+            raise illegal("no_extra", building=ctx.building.id)
         goods = pay_energy(ctx.cat, ctx.player, goods, move.energy, extra["energy"])
         goods = add(goods, tuple((ctx.cat.index[g], n) for g, n in extra["goods"].items()))
     elif move.energy:
-        raise IllegalMove("unexpected_payment", field="energy")
+        raise illegal("unexpected_payment", field="energy")
     return ctx.done(goods)
 
 
@@ -136,11 +136,11 @@ def choose_resolve(ctx: Ctx, move: Move) -> State:
     k = _choose_count(ctx)
     goods = move.goods
     if len(goods) != k or len(set(goods)) != k or not set(goods) <= set(ctx.effect["from"]):
-        raise IllegalMove("wrong_goods", building=ctx.building.id, count=k)
+        raise illegal("wrong_goods", building=ctx.building.id, count=k)
     state = ctx.done(add(ctx.have, tuple((ctx.cat.index[g], 1) for g in goods)))
     if move.reorder:
         if not _can_reorder(ctx):
-            raise IllegalMove("cannot_reorder", building=ctx.building.id)
+            raise illegal("cannot_reorder", building=ctx.building.id)
         n = ctx.effect["reorder_specials"]
         top = state.specials[:n]
         state = replace(state, specials=top[::-1] + state.specials[n:])
@@ -227,21 +227,21 @@ def convert_resolve(ctx: Ctx, move: Move) -> State:
     lines = ctx.building.lines
     counts = move.counts
     if len(counts) != len(lines):
-        raise IllegalMove("wrong_counts", building=ctx.building.id, lines=len(lines))
+        raise illegal("wrong_counts", building=ctx.building.id, lines=len(lines))
     for line, n in zip(lines, counts, strict=True):
         if line.max is not None and n > line.max:
-            raise IllegalMove("too_many_times", building=ctx.building.id, most=line.max)
+            raise illegal("too_many_times", building=ctx.building.id, most=line.max)
     total = sum(counts)
     if total == 0 or (ctx.effect.get("choose_one") and total > 1):
-        raise IllegalMove("wrong_counts", building=ctx.building.id, lines=len(lines))
+        raise illegal("wrong_counts", building=ctx.building.id, lines=len(lines))
     inputs, food, energy = _line_cost(lines, counts, ctx.effect.get("energy_flat", 0))
     if not holds(ctx.have, inputs):
-        raise IllegalMove("cannot_afford", building=ctx.building.id)
+        raise illegal("cannot_afford", building=ctx.building.id)
     have = minus(ctx.have, add((0,) * ctx.cat.size, inputs))
     food_pay = vec(ctx.cat, move.food)
     code = payment_error(ctx.cat, have, food_pay, food, FOOD)
     if code:
-        raise IllegalMove(f"food_{code}", due=food)
+        raise illegal(f"food_{code}", due=food)
     have = pay_energy(ctx.cat, ctx.player, minus(have, food_pay), move.energy, energy)
     return ctx.done(_line_gain(have, lines, counts))
 

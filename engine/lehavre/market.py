@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .catalog import FRANC
-from .errors import IllegalMove
+from .errors import illegal
 from .goods import add
 from .moves import Move
 from .state import Player, State, replace
@@ -48,13 +48,13 @@ def buy(st: State, move: Move) -> State:
         in_town = bid in st.town
         stack = next((k for k, s in enumerate(st.proposals) if s and s[0] == bid), None)
         if not in_town and stack is None:
-            raise IllegalMove("not_for_sale", building=bid)
+            raise illegal("not_for_sale", building=bid)
         if price is None:
-            raise IllegalMove("cannot_be_bought", building=bid)
+            raise illegal("cannot_be_bought", building=bid)
         if bid in st.sold:
-            raise IllegalMove("sold_this_turn", building=bid)
+            raise illegal("sold_this_turn", building=bid)
         if p.goods[FRANC] < price:
-            raise IllegalMove("cannot_afford", building=bid, price=price)
+            raise illegal("cannot_afford", building=bid, price=price)
         if in_town:
             st = replace(st, town=tuple(b for b in st.town if b != bid))
         else:
@@ -73,14 +73,14 @@ def buy(st: State, move: Move) -> State:
     sid = move.ship or ""
     k = next((k for k, pile in enumerate(st.piles) if pile and pile[0] == sid), None)
     if k is None:
-        raise IllegalMove("not_for_sale", ship=sid)
+        raise illegal("not_for_sale", ship=sid)
     price = cat.ship_types[k].price
     if price is None:
-        raise IllegalMove("cannot_be_bought", ship=sid)
+        raise illegal("cannot_be_bought", ship=sid)
     if sid in st.sold:
-        raise IllegalMove("sold_this_turn", ship=sid)
+        raise illegal("sold_this_turn", ship=sid)
     if p.goods[FRANC] < price:
-        raise IllegalMove("cannot_afford", ship=sid, price=price)
+        raise illegal("cannot_afford", ship=sid, price=price)
     st = replace(st, piles=(*st.piles[:k], st.piles[k][1:], *st.piles[k + 1 :]))
     return st.with_player(seat, replace(_pay(p, price), ships=(*p.ships, sid)))
 
@@ -99,14 +99,14 @@ def sell(st: State, move: Move) -> State:
     if move.building is not None:
         bid = move.building
         if bid not in p.buildings:
-            raise IllegalMove("not_yours", building=bid)
+            raise illegal("not_yours", building=bid)
         p = replace(p, buildings=tuple(b for b in p.buildings if b != bid))
         p = _pay(p, -(cat.buildings[bid].value // 2))
         st = _free_discs(replace(st.with_player(seat, p), town=(*st.town, bid)), bid)
         return replace(st, sold=(*st.sold, bid))
     sid = move.ship or ""
     if sid not in p.ships:
-        raise IllegalMove("not_yours", ship=sid)
+        raise illegal("not_yours", ship=sid)
     ship = cat.ships[sid]
     k = next(k for k, t in enumerate(cat.ship_types) if t.id == ship.type)
     p = _pay(replace(p, ships=tuple(s for s in p.ships if s != sid)), -(ship.value // 2))
@@ -123,7 +123,7 @@ def can_repay(st: State) -> bool:
 
 def repay(st: State) -> State:
     if not can_repay(st):
-        raise IllegalMove("cannot_repay", cost=st.catalog.loans.repay)
+        raise illegal("cannot_repay", cost=st.catalog.loans.repay)
     p = st.players[st.current]
     p = replace(_pay(p, st.catalog.loans.repay), loans=p.loans - 1)
     return st.with_player(st.current, p)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .catalog import Catalog
-from .errors import MalformedMove
+from .errors import malformed
 from .loader import default_catalog
 
 Named = tuple[tuple[str, int], ...]
@@ -109,13 +109,13 @@ def canonical(move: Move) -> dict[str, Any]:
 
 def _named(value: Any, name: str, cat: Catalog) -> Named:
     if not isinstance(value, Mapping):
-        raise MalformedMove("not_goods", field=name)
+        raise malformed("not_goods", field=name)
     pairs = []
     for good, n in value.items():
         if good not in cat.index:
-            raise MalformedMove("unknown_good", field=name, given=good)
+            raise malformed("unknown_good", field=name, given=good)
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise MalformedMove("not_a_count", field=name, given=n)
+            raise malformed("not_a_count", field=name, given=n)
         if n:
             pairs.append((good, n))
     return tuple(sorted(pairs, key=lambda p: cat.index[p[0]]))
@@ -123,30 +123,30 @@ def _named(value: Any, name: str, cat: Catalog) -> Named:
 
 def _ids(value: Any, name: str, cat: Catalog) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
-        raise MalformedMove("not_a_list", field=name)
+        raise malformed("not_a_list", field=name)
     if name == "goods" or name == "get":
         for good in value:
             if good not in cat.index:
-                raise MalformedMove("unknown_good", field=name, given=good)
+                raise malformed("unknown_good", field=name, given=good)
         return tuple(sorted(value, key=cat.index.__getitem__))
     if name == "offers":
         for good in value:
             if good not in cat.index:
-                raise MalformedMove("unknown_offer", field=name, given=good)
+                raise malformed("unknown_offer", field=name, given=good)
         return tuple(sorted(value, key=cat.index.__getitem__))
     for bid in value:
         if bid not in cat.buildings:
-            raise MalformedMove("unknown_building", field=name, given=bid)
+            raise malformed("unknown_building", field=name, given=bid)
     return tuple(value)
 
 
 def _text(value: Any, name: str, cat: Catalog) -> str:
     if not isinstance(value, str):
-        raise MalformedMove("not_an_id", field=name)
+        raise malformed("not_an_id", field=name)
     kinds = {"building": "building", "target": "building", "ship": "ship", "exchange": "ship"}
     known = {"building": cat.buildings, "ship": cat.ships}.get(kinds.get(name, ""), cat.index)
     if value not in known:
-        raise MalformedMove(f"unknown_{kinds.get(name, name)}", field=name, given=value)
+        raise malformed(f"unknown_{kinds.get(name, name)}", field=name, given=value)
     return value
 
 
@@ -159,18 +159,18 @@ def parse_move(obj: Any, catalog: Catalog | None = None) -> Move:
         try:
             obj = json.loads(obj)
         except json.JSONDecodeError as err:
-            raise MalformedMove("not_json", reason=err.msg) from err
+            raise malformed("not_json", reason=err.msg) from err
     if not isinstance(obj, Mapping):
-        raise MalformedMove("not_an_object")
+        raise malformed("not_an_object")
     kind = obj.get("type")
     if kind not in FIELDS:
-        raise MalformedMove("unknown_move_type", given=kind)
+        raise malformed("unknown_move_type", given=kind)
     fields: dict[str, Any] = {}
     for name, value in obj.items():
         if name == "type":
             continue
         if name not in FIELDS[kind]:
-            raise MalformedMove("unknown_field", field=name)
+            raise malformed("unknown_field", field=name)
         if name in GOODS_FIELDS:
             fields[name] = _named(value, name, cat)
         elif name in LIST_FIELDS:
@@ -179,11 +179,11 @@ def parse_move(obj: Any, catalog: Catalog | None = None) -> Move:
             if not isinstance(value, list) or not all(
                 isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value
             ):
-                raise MalformedMove("not_counts", field=name)
+                raise malformed("not_counts", field=name)
             fields[name] = tuple(value)
         elif name in ("extra", "reorder"):
             if not isinstance(value, bool):
-                raise MalformedMove("not_a_flag", field=name)
+                raise malformed("not_a_flag", field=name)
             fields[name] = value
         else:
             fields[name] = _text(value, name, cat)
@@ -193,8 +193,8 @@ def parse_move(obj: Any, catalog: Catalog | None = None) -> Move:
 
 def _check_shape(kind: str, fields: Mapping[str, Any]) -> None:
     if kind == "take" and "offer" not in fields:
-        raise MalformedMove("missing_field", field="offer")
+        raise malformed("missing_field", field="offer")
     if kind == "enter" and "building" not in fields:
-        raise MalformedMove("missing_field", field="building")
+        raise malformed("missing_field", field="building")
     if kind in ("buy", "sell") and ("building" in fields) == ("ship" in fields):
-        raise MalformedMove("building_or_ship", field="building")
+        raise malformed("building_or_ship", field="building")

@@ -8,7 +8,7 @@ move (goods.py); a Wind Farm covers part of each energy payment of its owner.
 from __future__ import annotations
 
 from .catalog import Amounts, Building, Catalog
-from .errors import IllegalMove
+from .errors import illegal
 from .goods import ENERGY, Vec, canonical_payment, covers, minus, payment_error
 from .moves import Named
 from .state import Player
@@ -71,7 +71,7 @@ def pay_energy(cat: Catalog, player: Player, have: Vec, given: Named, amount: in
     pay = vec(cat, given)
     code = payment_error(cat, have, pay, due, ENERGY)
     if code:
-        raise IllegalMove(f"energy_{code}", due=due)
+        raise illegal(f"energy_{code}", due=due)
     return minus(have, pay)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from . import effects, market, trades, works
 from .catalog import FRANC, Building
 from .effects import Ctx
-from .errors import IllegalMove
+from .errors import illegal
 from .flow import end_turn, food_owed, next_feed
 from .goods import FOOD, add, canonical_payment, minus, payment_error, values, worth
 from .moves import Move, parse_move
@@ -114,15 +114,15 @@ def _pay_fee(st: State, b: Building, owner: int, seat: int, move: Move) -> State
     have = st.players[seat].goods
     if food is None and franc is None:
         if any(pay):
-            raise IllegalMove("fee_not_due", building=b.id)
+            raise illegal("fee_not_due", building=b.id)
         return st
     exact = franc is not None and pay == add((0,) * len(pay), ((FRANC, franc),))
     if exact and franc is not None and have[FRANC] < franc:
-        raise IllegalMove("fee_cannot_afford", building=b.id)
+        raise illegal("fee_cannot_afford", building=b.id)
     if not exact:
         code = "not_payable" if food is None else payment_error(st.catalog, have, pay, food, FOOD)
         if code:
-            raise IllegalMove(f"fee_{code}", building=b.id, food=food, francs=franc)
+            raise illegal(f"fee_{code}", building=b.id, food=food, francs=franc)
     st = st.with_player(seat, replace(st.players[seat], goods=minus(have, pay)))
     if owner >= 0:
         host = st.players[owner]
@@ -159,22 +159,22 @@ def _enter(st: State, move: Move) -> State:
     b = cat.buildings[move.building or ""]
     owner = st.owner(b.id)
     if owner is None:
-        raise IllegalMove("not_built", building=b.id)
+        raise illegal("not_built", building=b.id)
     code = _enterable(st, b, seat)
     if code:
-        raise IllegalMove(code, building=b.id)
+        raise illegal(code, building=b.id)
     if b.effect_kind == WATCH:
         return _watch(st, move, b, owner)
     if move.target is not None or move.target_fee:
-        raise IllegalMove("unexpected_choice", building=b.id, field="target")
+        raise illegal("unexpected_choice", building=b.id, field="target")
     _, resolve, allowed = EFFECTS[b.effect_kind]
     for name in CHOICE_FIELDS:
         if name not in allowed and getattr(move, name) not in ((), False, None):
-            raise IllegalMove("unexpected_choice", building=b.id, field=name)
+            raise illegal("unexpected_choice", building=b.id, field=name)
     paid = _pay_fee(st, b, owner, seat, move)
     after = resolve(Ctx(paid, seat, b, paid.players[seat], cat), move)
     if after == paid:
-        raise IllegalMove("no_effect", building=b.id)
+        raise illegal("no_effect", building=b.id)
     player = replace(after.players[seat], disc=b.id)
     return replace(
         after.with_player(seat, player), phase="after" if st.phase == "main" else "final_after"
@@ -222,17 +222,17 @@ def _watch(st: State, move: Move, b: Building, owner: int) -> State:
     target = cat.buildings.get(move.target or "")
     t_owner = None if target is None else st.owner(target.id)
     if target is None or t_owner is None or target.effect_kind not in EFFECTS:
-        raise IllegalMove("not_a_watch_target", building=b.id, target=move.target)
+        raise illegal("not_a_watch_target", building=b.id, target=move.target)
     guests = _occupants(st, seat, target.id)
     if not guests or st.players[seat].disc == target.id or target.fee is None:
-        raise IllegalMove("not_a_watch_target", building=b.id, target=target.id)
+        raise illegal("not_a_watch_target", building=b.id, target=target.id)
     st = _pay_fee(st, b, owner, seat, move)
     st = _pay_fee(st, target, t_owner, seat, Move("enter", fee=move.target_fee))
     compensation = b.effect["compensation"]
     for guest in guests:
         me = st.players[seat]
         if me.goods[FRANC] < compensation:
-            raise IllegalMove("cannot_compensate", building=b.id, francs=compensation)
+            raise illegal("cannot_compensate", building=b.id, francs=compensation)
         st = st.with_player(seat, replace(me, goods=add(me.goods, ((FRANC, -compensation),))))
         host = st.players[guest]
         st = st.with_player(
@@ -241,10 +241,10 @@ def _watch(st: State, move: Move, b: Building, owner: int) -> State:
     _, resolve, allowed = EFFECTS[target.effect_kind]
     for name in CHOICE_FIELDS:
         if name not in allowed and getattr(move, name) not in ((), False, None):
-            raise IllegalMove("unexpected_choice", building=target.id, field=name)
+            raise illegal("unexpected_choice", building=target.id, field=name)
     after = resolve(Ctx(st, seat, target, st.players[seat], cat), move)
     if after == st:
-        raise IllegalMove("no_effect", building=target.id)
+        raise illegal("no_effect", building=target.id)
     player = replace(after.players[seat], disc=target.id)
     return replace(
         after.with_player(seat, player), phase="after" if after.phase == "main" else "final_after"
@@ -255,10 +255,10 @@ def _take(st: State, move: Move) -> State:
     cat = st.catalog
     good = cat.index.get(move.offer or "", -1)
     if good not in cat.offer_spaces:
-        raise IllegalMove("not_an_offer_space", offer=move.offer)
+        raise illegal("not_an_offer_space", offer=move.offer)
     k = cat.offer_spaces.index(good)
     if not st.offers[k]:
-        raise IllegalMove("empty_offer", offer=move.offer)
+        raise illegal("empty_offer", offer=move.offer)
     p = st.players[st.current]
     offers = (*st.offers[:k], 0, *st.offers[k + 1 :])
     st = st.with_player(st.current, replace(p, goods=add(p.goods, ((good, st.offers[k]),))))
@@ -275,12 +275,12 @@ def _feed(st: State, move: Move) -> State:
     if have >= owed:
         code = payment_error(cat, p.goods, pay, owed, FOOD)
         if code:
-            raise IllegalMove(f"feed_{code}", owed=owed)
+            raise illegal(f"feed_{code}", owed=owed)
         p = replace(p, goods=minus(p.goods, pay))
     else:
         everything = tuple(p.goods[i] if i in dict(table) else 0 for i in range(cat.size))
         if pay != everything:
-            raise IllegalMove("feed_must_pay_everything", owed=owed)
+            raise illegal("feed_must_pay_everything", owed=owed)
         short = owed - have
         loans = -(-short // cat.loans.francs)
         goods = add(minus(p.goods, pay), ((FRANC, loans * cat.loans.francs - short),))
@@ -341,27 +341,27 @@ def apply(st: State, move: Move | Any) -> State:
         move = parse_move(move, st.catalog)
     phase, kind = st.phase, move.type
     if phase == "over":
-        raise IllegalMove("game_over")
+        raise illegal("game_over")
     if phase == "feed":
         if kind == "feed":
             return _feed(st, move)
         if kind == "sell":
             return market.sell(st, move)
-        raise IllegalMove("must_feed", type=kind)
+        raise illegal("must_feed", type=kind)
     if kind == "feed":
-        raise IllegalMove("not_feeding")
+        raise illegal("not_feeding")
     if kind in ("take", "enter"):
         if phase not in MAIN:
-            raise IllegalMove("main_action_done", type=kind)
+            raise illegal("main_action_done", type=kind)
         return _take(st, move) if kind == "take" else _enter(st, move)
     if kind == "buy":
         if phase not in ("main", "after"):
-            raise IllegalMove("no_buying_now")
+            raise illegal("no_buying_now")
         return market.buy(st, move)
     if kind == "sell":
         return market.sell(st, move)
     if kind == "repay":
         return market.repay(st)
     if phase in MAIN and _has_main(st):
-        raise IllegalMove("main_action_due")
+        raise illegal("main_action_due")
     return end_turn(replace(st, phase="final_after" if phase == "final" else phase))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import Catalog
-from .errors import MalformedMove
+from .errors import MalformedMove, malformed
 from .loader import PLAYER_COUNTS, VARIANTS, default_catalog
 
 STACKS = 3
@@ -44,14 +44,14 @@ class Setup:
         """Read and check a setup; :class:`MalformedMove` (code ``bad_setup``) names what is wrong."""
         cat = catalog or default_catalog()
         if not isinstance(obj, Mapping):
-            raise MalformedMove("bad_setup", field="setup", reason="not an object")
+            raise malformed("bad_setup", field="setup", reason="not an object")
         fields = ("players", "variant", "supply_tiles", "proposals", "specials", "first_player")
         for name in fields:
             if name not in obj:
-                raise MalformedMove("bad_setup", field=name, reason="missing")
+                raise malformed("bad_setup", field=name, reason="missing")
         for name in obj:
             if name not in fields:
-                raise MalformedMove("bad_setup", field=name, reason="unknown field")
+                raise malformed("bad_setup", field=name, reason="unknown field")
         setup = cls(
             players=obj["players"],
             variant=obj["variant"],
@@ -66,14 +66,14 @@ class Setup:
 
 def _list(value: Any, name: str) -> list[Any]:
     if not isinstance(value, list):
-        raise MalformedMove("bad_setup", field=name, reason="not a list")
+        raise malformed("bad_setup", field=name, reason="not a list")
     return value
 
 
 def _strings(value: Any, name: str) -> tuple[str, ...]:
     items = _list(value, name)
     if not all(isinstance(x, str) for x in items):
-        raise MalformedMove("bad_setup", field=name, reason="not a list of ids")
+        raise malformed("bad_setup", field=name, reason="not a list of ids")
     return tuple(items)
 
 
@@ -95,12 +95,12 @@ def special_pool(cat: Catalog, players: int) -> list[str]:
 
 
 def _bad(field: str, reason: str) -> MalformedMove:
-    return MalformedMove("bad_setup", field=field, reason=reason)
+    return malformed("bad_setup", field=field, reason=reason)
 
 
 def check_setup(setup: Setup, cat: Catalog) -> None:
     """Raise :class:`MalformedMove` unless ``setup`` is a possible start of a game."""
-    if not isinstance(setup.players, int) or setup.players not in PLAYER_COUNTS:
+    if isinstance(setup.players, bool) or setup.players not in PLAYER_COUNTS:
         raise _bad("players", "must be 1 to 5")
     if setup.variant not in VARIANTS:
         raise _bad("variant", "must be full or short")
@@ -124,7 +124,8 @@ def check_setup(setup: Setup, cat: Catalog) -> None:
         raise _bad("specials", f"must draw {dealt} different special buildings")
     if any(s not in pool for s in setup.specials):
         raise _bad("specials", "names a special building not in this game")
-    if not isinstance(setup.first_player, int) or not 0 <= setup.first_player < setup.players:
+    seat = setup.first_player
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < setup.players:
         raise _bad("first_player", "must be a seat number from 0")
 
 

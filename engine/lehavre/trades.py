@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from .catalog import FRANC
 from .effects import Choice, Ctx
-from .errors import IllegalMove
+from .errors import illegal
 from .goods import Vec, add, covers, minus
 from .moves import Move
 from .payments import named, vec
@@ -50,15 +50,15 @@ def trade_resolve(ctx: Ctx, move: Move) -> State:
     for o in options:
         mine = [g for g in left if g in o["get"]]
         if len(mine) > 1:
-            raise IllegalMove("trade_option_twice", building=ctx.building.id)
+            raise illegal("trade_option_twice", building=ctx.building.id)
         if mine:
             left.remove(mine[0])
             count += o["give"]
     give = vec(ctx.cat, move.give)
     if left or not move.get or give[FRANC] or sum(give) != count:
-        raise IllegalMove("wrong_trade", building=ctx.building.id, give=count)
+        raise illegal("wrong_trade", building=ctx.building.id, give=count)
     if not covers(ctx.have, give):
-        raise IllegalMove("cannot_afford", building=ctx.building.id)
+        raise illegal("cannot_afford", building=ctx.building.id)
     have = add(minus(ctx.have, give), tuple((ctx.cat.index[g], 1) for g in move.get))
     return ctx.done(have)
 
@@ -96,9 +96,7 @@ def bridge_resolve(ctx: Ctx, move: Move) -> State:
     give = vec(ctx.cat, move.give)
     francs = None if give[FRANC] else _bridge_francs(ctx, give)
     if not francs or not covers(ctx.have, give):
-        raise IllegalMove(
-            "wrong_sale", building=ctx.building.id, per=ctx.effect["standard_per_franc"]
-        )
+        raise illegal("wrong_sale", building=ctx.building.id, per=ctx.effect["standard_per_franc"])
     return ctx.done(add(minus(ctx.have, give), ((FRANC, francs),)))
 
 
@@ -140,7 +138,7 @@ def court_options(ctx: Ctx) -> Iterator[Choice]:
 def court_resolve(ctx: Ctx, move: Move) -> State:
     row = _court(ctx)
     if row is None:
-        raise IllegalMove("no_loans", building=ctx.building.id)
+        raise illegal("no_loans", building=ctx.building.id)
     return ctx.done(
         add(ctx.have, ((FRANC, row["francs"]),)), loans=ctx.player.loans - row["cancel"]
     )
@@ -188,9 +186,9 @@ def haulage_options(ctx: Ctx) -> Iterator[Choice]:
 def haulage_resolve(ctx: Ctx, move: Move) -> State:
     spaces = [ctx.cat.offer_spaces.index(ctx.cat.index[g]) for g in move.offers]
     if tuple(sorted(spaces)) not in _pairs(ctx):
-        raise IllegalMove("not_neighbouring_offers", building=ctx.building.id)
+        raise illegal("not_neighbouring_offers", building=ctx.building.id)
     if ctx.have[FRANC] < ctx.effect["francs"]:
-        raise IllegalMove("cannot_afford", building=ctx.building.id)
+        raise illegal("cannot_afford", building=ctx.building.id)
     have = add(ctx.have, ((FRANC, -ctx.effect["francs"]),))
     offers = list(ctx.state.offers)
     for k in spaces:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from .catalog import FRANC
 from .effects import Choice, Ctx
-from .errors import IllegalMove
+from .errors import illegal
 from .goods import Vec, add, covers, minus
 from .moves import Move
 from .payments import construction_cost, energy_choice, material_payment, named, pay_energy, vec
@@ -71,15 +71,15 @@ def build_options(ctx: Ctx) -> Iterator[Choice]:
 
 def build_resolve(ctx: Ctx, move: Move) -> State:
     if not 1 <= len(move.build) <= ctx.effect["max"]:
-        raise IllegalMove("wrong_build_count", building=ctx.building.id, most=ctx.effect["max"])
+        raise illegal("wrong_build_count", building=ctx.building.id, most=ctx.effect["max"])
     have, stacks, owned = ctx.have, ctx.state.proposals, ctx.player.buildings
     for bid in move.build:
         after = _take_top(stacks, bid)
         if after is None:
-            raise IllegalMove("not_a_proposal_top", building=bid)
+            raise illegal("not_a_proposal_top", building=bid)
         pay = _buildable(ctx, bid, have)
         if pay is None:
-            raise IllegalMove("cannot_construct", building=bid)
+            raise illegal("cannot_construct", building=bid)
         have, stacks, owned = minus(have, pay), after, (*owned, bid)
     return replace(ctx.done(have, buildings=owned), proposals=stacks)
 
@@ -112,7 +112,7 @@ def _exchange(ctx: Ctx, move: Move) -> State:
     """At a Wharf, instead of building: a ship goes back on its pile for the town's card."""
     pair = next((p for p in _exchanges(ctx) if p[1] == move.exchange), None)
     if pair is None or move.ship is not None or move.energy:
-        raise IllegalMove("cannot_exchange", ship=move.exchange)
+        raise illegal("cannot_exchange", ship=move.exchange)
     bid, sid = pair
     k = next(k for k, t in enumerate(ctx.cat.ship_types) if t.id == ctx.cat.ships[sid].type)
     ships = tuple(s for s in ctx.player.ships if s != sid)
@@ -142,11 +142,11 @@ def wharf_resolve(ctx: Ctx, move: Move) -> State:
     sid = move.ship
     k = next((k for k, p in enumerate(ctx.state.piles) if p and p[0] == sid), None)
     if sid is None or k is None:
-        raise IllegalMove("not_a_pile_top", ship=sid)
+        raise illegal("not_a_pile_top", ship=sid)
     cost, energy = _ship_cost(ctx, sid)
     pay = material_payment(ctx.cat, ctx.have, cost)
     if pay is None:
-        raise IllegalMove("cannot_afford", ship=sid)
+        raise illegal("cannot_afford", ship=sid)
     have = pay_energy(ctx.cat, ctx.player, minus(ctx.have, pay), move.energy, energy)
     piles = (*ctx.state.piles[:k], ctx.state.piles[k][1:], *ctx.state.piles[k + 1 :])
     state = ctx.done(have, ships=(*ctx.player.ships, sid))
@@ -197,10 +197,10 @@ def shipping_resolve(ctx: Ctx, move: Move) -> State:
     give = vec(ctx.cat, move.give)
     count = sum(give) - give[FRANC]
     if give[FRANC] or count == 0 or not covers(ctx.have, give):
-        raise IllegalMove("cannot_ship", building=ctx.building.id)
+        raise illegal("cannot_ship", building=ctx.building.id)
     k = _ships_needed(_capacities(ctx), count)
     if k is None:
-        raise IllegalMove("too_little_capacity", building=ctx.building.id)
+        raise illegal("too_little_capacity", building=ctx.building.id)
     have = pay_energy(
         ctx.cat, ctx.player, minus(ctx.have, give), move.energy, ctx.effect["energy_per_ship"] * k
     )

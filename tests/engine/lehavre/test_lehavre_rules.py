@@ -37,6 +37,7 @@ def test_setup_round_trips_through_json_and_rejects_bad_stacks() -> None:
     assert err.value.params["field"] == "proposals"
     for field, value in [
         ("players", 6),
+        ("players", True),
         ("variant", "long"),
         ("first_player", 4),
         ("specials", []),

@@ -191,6 +191,11 @@ def _food_table(ctx: Ctx) -> tuple[tuple[int, int], ...]:
     return values(ctx.cat, FOOD)
 
 
+def may_convert(building: Building, have: Vec) -> bool:
+    """Whether some line's inputs are held (a quick test before paying any fee)."""
+    return any(all(have[i] >= k for i, k in line.inputs) for line in building.lines)
+
+
 def convert_options(ctx: Ctx) -> Iterator[Choice]:
     lines = ctx.building.lines
     limits = [_line_limit(ctx, line) for line in lines]

@@ -140,6 +140,8 @@ def _enter_moves(st: State, seat: int) -> Iterator[Move]:
         kind = b.effect_kind
         if b.fee is None or b.id in blocked or (kind not in EFFECTS and kind != WATCH):
             continue
+        if kind == "convert" and not effects.may_convert(b, me.goods):
+            continue
         fee = _fee_choice(st, b, owner, seat)
         if fee is None:
             continue

@@ -7,6 +7,7 @@ asks this player to feed), ``final`` / ``final_after`` (the final stage), ``over
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
@@ -18,23 +19,36 @@ from .setup import Setup, check_setup
 PHASES = ("main", "after", "feed", "final", "final_after", "over")
 
 T = TypeVar("T")
-_SET = object.__setattr__
-_NAMES: dict[type, tuple[str, ...]] = {}
+_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+    """A function copying a frozen, slotted record with some fields changed, written out field by
+    field as dataclasses writes ``__init__`` (no loop, no ``__init__`` checks)."""
+    names = [f.name for f in fields(cls)]
+    lines = ["def copy(obj, changes):", "    new = new_object(cls)"]
+    for name in names:
+        lines.append(f"    set_field(new, {name!r}, changes.pop({name!r}, obj.{name}))")
+    lines += ["    if changes:", "        raise TypeError(f'unknown fields {sorted(changes)}')"]
+    lines.append("    return new")
+    scope: dict[str, Any] = {
+        "new_object": object.__new__,
+        "set_field": object.__setattr__,
+        "cls": cls,
+    }
+    exec("\n".join(lines), scope)  # the code is made from the class's own field names
+    copy: Callable[[Any, dict[str, Any]], Any] = scope["copy"]
+    return copy
 
 
 def replace(obj: T, **changes: Any) -> T:
-    """``dataclasses.replace`` for the frozen records of this package, without its per-field
+    """``dataclasses.replace`` for the frozen records of this package, without its per-call
     checks: a position is copied several times a move."""
-    cls = type(obj)
-    names = _NAMES.get(cls)
-    if names is None:
-        names = _NAMES[cls] = tuple(f.name for f in fields(obj))  # type: ignore[arg-type]
-    new = object.__new__(cls)
-    for name in names:
-        _SET(new, name, changes.pop(name) if name in changes else getattr(obj, name))
-    if changes:
-        raise TypeError(f"{cls.__name__} has no fields {sorted(changes)}")
-    return new
+    copier = _COPIERS.get(type(obj))
+    if copier is None:
+        copier = _COPIERS[type(obj)] = _copier(type(obj))
+    result: T = copier(obj, changes)
+    return result
 
 
 @dataclass(frozen=True, slots=True)

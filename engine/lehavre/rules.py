@@ -17,7 +17,7 @@ from .effects import Ctx
 from .errors import illegal
 from .flow import end_turn, food_owed, next_feed
 from .goods import FOOD, add, canonical_payment, minus, payment_error, values, worth
-from .moves import Move, parse_move
+from .moves import Move, Named, parse_move
 from .payments import named, vec
 from .state import Player, State, replace
 
@@ -136,22 +136,29 @@ def _enter_moves(st: State, seat: int) -> Iterator[Move]:
     """The listed entries; an effect's options read the visitor's goods after the fee."""
     me, cat = st.players[seat], st.catalog
     blocked = {me.disc} if st.phase == "final" else {p.disc for p in st.players}
+    visitors: dict[Any, tuple[Any, Named, Player]] = {}  # fee due -> (payment, its form, visitor)
     for b, owner in _built(st):
         kind = b.effect_kind
         if b.fee is None or b.id in blocked or (kind not in EFFECTS and kind != WATCH):
             continue
         if kind == "convert" and not effects.may_convert(b, me.goods):
             continue
-        fee = _fee_choice(st, b, owner, seat)
+        due = _fee_due(b, owner, seat)
+        if due not in visitors:
+            fee = _fee_choice(st, b, owner, seat)
+            paid = () if fee is None else named(cat, fee)
+            visitor = (
+                me
+                if fee is None or not paid
+                else Player(minus(me.goods, fee), me.loans, me.buildings, me.ships, me.disc)
+            )
+            visitors[due] = (fee, paid, visitor)
+        fee, paid, visitor = visitors[due]
         if fee is None:
             continue
         if kind == WATCH:
             yield from _watch_moves(st, seat, b, owner, fee)
             continue
-        paid = named(cat, fee)
-        visitor = (
-            Player(minus(me.goods, fee), me.loans, me.buildings, me.ships, me.disc) if paid else me
-        )
         for choice in EFFECTS[kind][0](Ctx(st, seat, b, visitor, cat)):
             yield Move("enter", building=b.id, fee=paid, **choice)
 

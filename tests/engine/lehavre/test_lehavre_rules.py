@@ -203,3 +203,33 @@ def test_the_loader_refuses_unknown_goods_and_effects() -> None:
     del broken["loans"]
     with pytest.raises(CatalogError, match="loans"):
         parse_catalog(broken)
+
+
+def test_the_solo_game_leaves_out_the_specials_not_for_solo() -> None:
+    from engine.lehavre import default_catalog
+
+    not_solo = {
+        b.id for b in default_catalog().buildings.values() if b.group == "special" and not b.solo
+    }
+    assert not_solo
+    for seed in range(30):
+        setup = random_setup(1, "full", seed)
+        assert not set(setup.specials) & not_solo
+        assert setup.first_player == 0
+    state = new_game(random_setup(1, "full", 3))
+    assert len(state.cards) == 7 and state.cards[0].food == 5
+
+
+def test_the_marketplace_may_swap_the_next_two_specials() -> None:
+    state = position(buildings=[["marketplace"], []])
+    state = replace(state, specials=("bakery", "zoo", "farm"))
+    swapped = apply(
+        state,
+        {"type": "enter", "building": "marketplace", "goods": ["fish", "wood"], "reorder": True},
+    )
+    assert swapped.specials == ("zoo", "bakery", "farm")
+    kept = apply(state, {"type": "enter", "building": "marketplace", "goods": ["fish", "wood"]})
+    assert kept.specials == state.specials and goods_of(kept, 0) == {"fish": 1, "wood": 1}
+    with pytest.raises(IllegalMove) as err:
+        apply(state, {"type": "enter", "building": "marketplace", "goods": ["fish"]})
+    assert err.value.code == "wrong_goods"

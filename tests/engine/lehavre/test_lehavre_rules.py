@@ -233,3 +233,21 @@ def test_the_marketplace_may_swap_the_next_two_specials() -> None:
     with pytest.raises(IllegalMove) as err:
         apply(state, {"type": "enter", "building": "marketplace", "goods": ["fish"]})
     assert err.value.code == "wrong_goods"
+
+
+def test_the_town_builds_the_lowest_proposal_top_or_the_top_special() -> None:
+    from engine.lehavre.flow import finish_round
+
+    state = position()
+    state = replace(
+        state,
+        proposals=(("bakehouse", "bank"), ("fishery",), ("colliery",)),
+        specials=("zoo", "farm"),
+    )
+    first = finish_round(state)  # round 1 of a 2-player game builds nothing
+    assert first.town == state.town and first.piles[0][0] == state.cards[0].ship
+    cards = {c.town_builds: k for k, c in enumerate(state.cards)}
+    after = finish_round(replace(state, round=cards["standard"] + 1))
+    assert after.town[-1] == "fishery" and after.proposals[1] == ()
+    after = finish_round(replace(state, round=cards["special"] + 1))
+    assert after.town[-1] == "zoo" and after.specials == ("farm",)

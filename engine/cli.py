@@ -6,6 +6,7 @@
     python -m engine bench [--games N] [--repeats R]
     python -m engine arena --a LEVEL --b LEVEL [--games N] ...
     python -m engine balance [--catalog ID|FILE] [--games N] [--budget B] [--json] ...
+    python -m engine lehavre ...             the full Le Havre (engine/lehavre/cli.py)
 
 FILE is ``{"moves": [move, ...]}`` with an optional ``"catalog"``: a built-in catalog's id
 (``"provisional-2"``) or a path (relative to the current directory); or a game record: JSON (``"format": "inland-port-record/1"``) or the text notation
@@ -176,7 +177,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["lehavre"]:
+        from .lehavre.cli import main as lehavre_main
+
+        return lehavre_main(arguments[1:])
+    args = build_parser().parse_args(arguments)
     try:
         result: int = args.run(args)
     except _Unreadable as err:

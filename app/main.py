@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Match, Route
 
 from app.computer.lanes import games_ahead
 from app.deps import PageError
@@ -69,7 +73,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_middleware(app, settings)
     _add_error_handlers(app)
     _add_routes(app)
+    _document_catalogs(app)
     return app
+
+
+def _document_catalogs(app: FastAPI) -> None:
+    """The API's schema names this server's catalogs, read at start, as the only ids a new room
+    may ask for."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = generate()
+            catalog = schema["components"]["schemas"]["CreateRoomIn"]["properties"]["catalog"]
+            catalog["anyOf"][0]["enum"] = [entry.id for entry in catalogs.registry().all()]
+        return app.openapi_schema or generate()
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _add_middleware(app: FastAPI, settings: Settings) -> None:
@@ -90,12 +110,25 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        """422 naming each bad field; the input itself is not echoed (it may not be JSON-safe)."""
+        """422 ``invalid_request`` naming each bad field in ``params.errors``; the input itself
+        is not echoed (it may not be JSON-safe)."""
         errors = [
             {"loc": list(error.get("loc", ())), "msg": error.get("msg", ""), "type": error["type"]}
             for error in exc.errors()
         ]
-        return JSONResponse({"detail": errors}, status_code=422)
+        return problem(ServiceError("invalid_request", {"errors": errors}))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """A body that cannot even be parsed is refused like any invalid request (422
+        ``invalid_request``); the other HTTP errors (no such route, method) keep their answer."""
+        if exc.status_code == 400:
+            errors = [{"loc": ["body"], "msg": str(exc.detail), "type": "body_unparsable"}]
+            return problem(ServiceError("invalid_request", {"errors": errors}))
+        answer = await http_exception_handler(request, exc)
+        if exc.status_code == 405:
+            answer.headers["Allow"] = ", ".join(_allowed_methods(app, request))
+        return answer
 
     @app.exception_handler(ServiceError)
     async def refused(request: Request, exc: ServiceError) -> Response:
@@ -121,6 +154,16 @@ def _add_error_handlers(app: FastAPI) -> None:
         app.add_exception_handler(unavailable, database_unavailable)
 
     app.add_exception_handler(PageError, pages.page_error)
+
+
+def _allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route answers at the request's path (Starlette's 405 names only the
+    first route's, where a path has a route per method)."""
+    methods: set[str] = set()
+    for route in app.routes:
+        if isinstance(route, Route) and route.matches(request.scope)[0] != Match.NONE:
+            methods |= route.methods or set()
+    return sorted(methods)
 
 
 def _add_routes(app: FastAPI) -> None:

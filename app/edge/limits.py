@@ -14,7 +14,6 @@ processes each one counts on its own.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable
@@ -24,6 +23,8 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.i18n import language, language_of
+from app.refusals.answers import problem
+from app.services.errors import ServiceError
 from app.ui.templates import templates_for
 
 ROOM_PATHS = frozenset({"/rooms", "/api/rooms"})
@@ -125,7 +126,8 @@ class AbuseLimits:
 
 
 async def _too_many_rooms(scope: Scope, receive: Receive, send: Send, retry_after: int) -> None:
-    """429: the home page with a message (the browser form), or JSON (the API)."""
+    """429: the home page with a message (the browser form), or the JSON problem
+    ``too_many_rooms`` (the API)."""
     headers = {"Retry-After": str(retry_after)}
     if scope["path"] == "/rooms":
         request = Request(scope, receive)
@@ -138,18 +140,6 @@ async def _too_many_rooms(scope: Scope, receive: Receive, send: Send, retry_afte
         )
         await response(scope, receive, send)
         return
-    body = json.dumps(
-        {"detail": f"Too many new rooms from this address: try again in {retry_after} s."}
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 429,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", str(retry_after).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    answer = problem(ServiceError("too_many_rooms", {"retry_after": retry_after}))
+    answer.headers["Retry-After"] = str(retry_after)
+    await answer(scope, receive, send)

@@ -48,7 +48,10 @@ def problem(error: ServiceError, **extra: Any) -> JSONResponse:
     """The JSON API's answer to a refusal, with its status:
     ``{"detail": English sentence, "code": ..., "params": {...}, **extra}``."""
     body = {"detail": detail(error), "code": error.code, "params": error.params, **extra}
-    return JSONResponse(body, status_code=status(error.code))
+    code = status(error.code)
+    # A missing credential is 401, which names the scheme that would do (RFC 9110 §11.6.1).
+    headers = {"WWW-Authenticate": "Bearer"} if code == 401 else None
+    return JSONResponse(body, status_code=code, headers=headers)
 
 
 def record_sentence(code: str, line: int, lang: str) -> str:

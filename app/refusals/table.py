@@ -208,7 +208,13 @@ REFUSALS: dict[str, Refusal] = {
     ),
     "not_your_turn": Refusal(403, N_("It is not your turn.")),
     "not_a_player": Refusal(403, N_("Only a player of this room can do that.")),
-    "needs_token": Refusal(403, N_("This needs a room token: Authorization: Bearer <token>.")),
+    "needs_token": Refusal(401, N_("This needs a room token: Authorization: Bearer <token>.")),
+    "invalid_request": Refusal(
+        422, N_("This request is not valid: its parameters or its body are not what it takes.")
+    ),
+    "too_many_rooms": Refusal(
+        429, N_("Too many new rooms from this address: try again in %(retry_after)s s.")
+    ),
     "wrong_token": Refusal(403, N_("This token does not open this room.")),
     "room_not_found": Refusal(404, N_("There is no such room.")),
     "invalid_link": Refusal(404, N_("This link is not valid.")),
@@ -308,6 +314,8 @@ SERVICE: tuple[str, ...] = (
     "game_over",
     "not_a_player",
     "needs_token",
+    "invalid_request",
+    "too_many_rooms",
     "wrong_token",
     "room_not_found",
     "invalid_link",

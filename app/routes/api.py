@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from app.deps import (
     BaseUrlDep,
@@ -35,14 +35,25 @@ from app.services.errors import (
     StaleVersion,
 )
 
-router = APIRouter(prefix="/api", tags=["api"])
-
 RoomId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 Token = Annotated[str, Path(min_length=1, max_length=128)]
 
 
+def _whole_number(value: Any) -> Any:
+    """JSON's whole numbers: ``3`` and ``3.0`` (the same number to JSON Schema), never ``true``,
+    ``"3"`` or ``3.5``."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+
+
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: no unknown fields, no coercion (`0` is not `false`, `"1"` is not `1`)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class CreateRoomIn(Strict):
@@ -93,7 +104,7 @@ class SeatOut(BaseModel):
 class RoomOut(BaseModel):
     version: int
     summary: dict[str, Any] = Field(description="the rules summary (SPEC §8)")
-    online: tuple[bool, bool]
+    online: list[bool] = Field(min_length=2, max_length=2, description="each seat's, by seat")
     spectators: int
     finished: bool
     result: dict[str, Any] | None = Field(
@@ -110,11 +121,16 @@ class LegalOut(BaseModel):
 
 class MoveIn(Strict):
     move: Any = Field(description="a move object (SPEC §5)")
-    version: StrictInt = Field(ge=0, description="the version of the board the move was chosen on")
+    version: WholeNumber = Field(
+        ge=0, description="the version of the board the move was chosen on"
+    )
     client_move_id: str = Field(
         min_length=1,
         max_length=moves.MAX_CLIENT_MOVE_ID,
-        description="the client's id for this move: a retry with the same id applies it once",
+        # Declared, not enforced here: the service refuses it with its own code.
+        json_schema_extra={"pattern": moves.CLIENT_MOVE_ID_PATTERN},
+        description="the client's id for this move, without control characters: a retry with "
+        "the same id applies it once",
     )
 
 
@@ -135,7 +151,9 @@ class LogOut(BaseModel):
 
 
 class RematchOut(BaseModel):
-    offered_by: tuple[bool, bool]
+    offered_by: list[bool] = Field(
+        min_length=2, max_length=2, description="whether each seat asked, by seat"
+    )
     room: str | None = Field(description="the new room once both players accepted")
     seat_link: str | None = Field(description="this player's link into the new room")
 
@@ -155,11 +173,43 @@ class StaleProblem(Problem):
     summary: dict[str, Any]
 
 
+INVALID_REQUEST: dict[int | str, dict[str, Any]] = {
+    422: {
+        "model": Problem,
+        "description": "a parameter or body that does not validate (code invalid_request, each "
+        "bad field in params.errors), or a request the room refuses",
+    }
+}
+"""What every API route may answer."""
+
+TOKEN_REFUSALS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Problem, "description": "no token (code needs_token)"},
+    403: {
+        "model": Problem,
+        "description": "a token of another room (wrong_token), or not a seat's",
+    },
+}
+"""What a route behind a room's token may answer besides."""
+
+router = APIRouter(prefix="/api", tags=["api"], responses=INVALID_REQUEST)
+
+
 @router.post(
     "/rooms",
     status_code=201,
     response_model=RoomCreatedOut,
-    responses={422: {"description": "bad host_seat, computer or catalog (code unknown_catalog)"}},
+    responses={
+        422: {
+            "model": Problem,
+            "description": "bad host_seat, computer or catalog (code invalid_request or "
+            "unknown_catalog)",
+        },
+        429: {
+            "model": Problem,
+            "description": "too many new rooms from this address (code too_many_rooms; "
+            "Retry-After says when to try again)",
+        },
+    },
 )
 def create_room(
     body: CreateRoomIn, session: SessionDep, base: BaseUrlDep, hub: HubDep
@@ -211,7 +261,7 @@ def claim_invite(
     )
 
 
-@router.get("/rooms/{room_id}", response_model=RoomOut, responses={403: {"model": Problem}})
+@router.get("/rooms/{room_id}", response_model=RoomOut, responses=TOKEN_REFUSALS)
 def get_room(
     room_id: RoomId, viewer: TokenViewerDep, session: SessionDep, settings: SettingsDep
 ) -> RoomOut:
@@ -222,7 +272,7 @@ def get_room(
     return RoomOut(
         version=room.version,
         summary=room.summary,
-        online=room.online,
+        online=list(room.online),
         spectators=room.spectators,
         finished=room.finished,
         result=room.result,
@@ -231,7 +281,7 @@ def get_room(
     )
 
 
-@router.get("/rooms/{room_id}/legal", response_model=LegalOut, responses={403: {"model": Problem}})
+@router.get("/rooms/{room_id}/legal", response_model=LegalOut, responses=TOKEN_REFUSALS)
 def get_legal_moves(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep) -> LegalOut:
     """Every legal move of this seat, canonical and sorted ([] when it is not its turn)."""
     assert viewer.seat is not None
@@ -243,6 +293,7 @@ def get_legal_moves(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep) 
     "/rooms/{room_id}/moves",
     response_model=MoveOut,
     responses={
+        **TOKEN_REFUSALS,
         403: {
             "model": Problem,
             "description": "not your turn, the game is over, or not a seat token",
@@ -291,7 +342,7 @@ def post_move(
     return JSONResponse({"version": result.version, "summary": result.summary})
 
 
-@router.get("/rooms/{room_id}/moves", response_model=LogOut, responses={403: {"model": Problem}})
+@router.get("/rooms/{room_id}/moves", response_model=LogOut, responses=TOKEN_REFUSALS)
 def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> LogOut:
     """The move log, oldest first, and the room's catalog: `{"moves": [m["move"] ...], "catalog":
     ...}` is a replay file for the engine (for a catalog built into it)."""
@@ -303,7 +354,7 @@ def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> L
 @router.post(
     "/rooms/{room_id}/rematch",
     response_model=RematchOut,
-    responses={403: {"model": Problem}, 409: {"model": Problem}},
+    responses={**TOKEN_REFUSALS, 409: {"model": Problem}},
 )
 def post_rematch(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, base: BaseUrlDep, hub: HubDep
@@ -313,4 +364,4 @@ def post_rematch(
         info = rematch.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
     except RematchRefused as refused:
         return problem(refused)
-    return RematchOut(offered_by=info.offered_by, room=info.room_id, seat_link=info.seat_link)
+    return RematchOut(offered_by=list(info.offered_by), room=info.room_id, seat_link=info.seat_link)

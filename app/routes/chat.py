@@ -19,13 +19,17 @@ from app.deps import FormDep, HubDep, LangDep, PageViewerDep, SessionDep, TokenV
 from app.reads.chatview import CHANNELS, ChatLine, ChatView, load_chat, read_lines
 from app.reads.roomview import Viewer
 from app.refusals.answers import problem, sentence, status
-from app.routes.api import Problem, RoomId, Strict
+from app.routes.api import INVALID_REQUEST, TOKEN_REFUSALS, Problem, RoomId, Strict
 from app.services import chat
 from app.services.errors import NoAccess, ServiceError
 from app.ui.chat import render_chat_error, render_chat_update
 
 router = APIRouter(include_in_schema=False)
-api_router = APIRouter(prefix="/api", tags=["chat"])
+MAX_ID = 2**31 - 1
+"""The greatest id a chat message can have (its column is a signed 32-bit integer)."""
+api_router = APIRouter(
+    prefix="/api", tags=["chat"], responses={**INVALID_REQUEST, **TOKEN_REFUSALS}
+)
 
 
 def client_address(request: Request) -> str:
@@ -110,8 +114,11 @@ class ChatMessageIn(Strict):
         description="players: only a seat token writes here; spectators: only a spectator token"
     )
     text: str = Field(
+        # Declared, not enforced here: the service refuses with its own codes (chat_empty,
+        # chat_too_long). The pattern: a character that is neither a space nor a control.
+        json_schema_extra={"maxLength": chat.MAX_LENGTH, "pattern": r"[^\s\x00-\x1f\x7f-\x9f]"},
         description=f"plain text, 1 to {chat.MAX_LENGTH} characters once line breaks became "
-        "spaces and the ends were trimmed; always shown as text, never as HTML"
+        "spaces and the ends were trimmed; always shown as text, never as HTML",
     )
 
 
@@ -159,14 +166,14 @@ def _reader(viewer: Viewer) -> Viewer:
     return viewer
 
 
-@api_router.get(
-    "/rooms/{room_id}/chat", response_model=ChatOut, responses={403: {"model": Problem}}
-)
+@api_router.get("/rooms/{room_id}/chat", response_model=ChatOut)
 def get_chat(
     room_id: RoomId,
     viewer: TokenViewerDep,
     session: SessionDep,
-    after: Annotated[int, Query(ge=0, description="only messages with a greater id")] = 0,
+    after: Annotated[
+        int, Query(ge=0, le=MAX_ID, description="only messages with a greater id")
+    ] = 0,
 ) -> ChatOut:
     """Both chats as this token may read them: the newest 100 messages of each, oldest first."""
     _reader(viewer)

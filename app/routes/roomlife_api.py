@@ -15,10 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.deps import BaseUrlDep, HubDep, SessionDep, SettingsDep, TokenSeatDep, TokenViewerDep
 from app.reads import gamelog
-from app.routes.api import Problem, RoomId
+from app.routes.api import INVALID_REQUEST, TOKEN_REFUSALS, Problem, RoomId
 from app.services import ending, seats, standin, takeback
 
-router = APIRouter(prefix="/api", tags=["api"])
+router = APIRouter(prefix="/api", tags=["api"], responses={**INVALID_REQUEST, **TOKEN_REFUSALS})
 
 
 class RoomEventOut(BaseModel):
@@ -45,9 +45,7 @@ class NewSeatLinkOut(BaseModel):
     seat_link: str = Field(description="its new seat link; the old one no longer opens the seat")
 
 
-@router.get(
-    "/rooms/{room_id}/events", response_model=EventsOut, responses={403: {"model": Problem}}
-)
+@router.get("/rooms/{room_id}/events", response_model=EventsOut)
 def get_events(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> EventsOut:
     """The room's log of happenings that are not moves, oldest first (the moves are at
     `/moves`; an event with `at_version` v came after the first v moves)."""
@@ -59,7 +57,7 @@ def get_events(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> 
 @router.post(
     "/rooms/{room_id}/resign",
     response_model=EndedOut,
-    responses={403: {"model": Problem}, 409: {"model": Problem}},
+    responses={409: {"model": Problem}},
 )
 def post_resign(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
@@ -74,7 +72,7 @@ def post_resign(
 @router.post(
     "/rooms/{room_id}/abort",
     response_model=EndedOut,
-    responses={403: {"model": Problem}, 409: {"model": Problem}},
+    responses={409: {"model": Problem}},
 )
 def post_abort(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep) -> EndedOut:
     """Abort the game while nobody has taken an action in it: the room ends without a result
@@ -87,7 +85,7 @@ def post_abort(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: 
 @router.post(
     "/rooms/{room_id}/seat-link",
     response_model=NewSeatLinkOut,
-    responses={403: {"model": Problem}, 409: {"model": Problem}},
+    responses={409: {"model": Problem}},
 )
 def post_seat_link(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, base: BaseUrlDep, hub: HubDep
@@ -108,7 +106,7 @@ class StandinOut(BaseModel):
 @router.post(
     "/rooms/{room_id}/standin",
     response_model=StandinOut,
-    responses={403: {"model": Problem}, 409: {"model": Problem}},
+    responses={409: {"model": Problem}},
 )
 def post_standin(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
@@ -128,7 +126,7 @@ def post_standin(
 @router.post(
     "/rooms/{room_id}/take-over",
     response_model=StandinOut,
-    responses={403: {"model": Problem}, 409: {"model": Problem}},
+    responses={409: {"model": Problem}},
 )
 def post_take_over(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
@@ -141,7 +139,7 @@ def post_take_over(
 @router.post(
     "/rooms/{room_id}/claim",
     response_model=EndedOut,
-    responses={403: {"model": Problem}, 409: {"model": Problem}},
+    responses={409: {"model": Problem}},
 )
 def post_claim(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
@@ -173,7 +171,7 @@ class TakebackAnswerIn(BaseModel):
 @router.post(
     "/rooms/{room_id}/takeback",
     response_model=TakebackOut,
-    responses={403: {"model": Problem}, 409: {"model": Problem}},
+    responses={409: {"model": Problem}},
 )
 def post_takeback(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
@@ -190,7 +188,7 @@ def post_takeback(
 @router.post(
     "/rooms/{room_id}/takeback/answer",
     response_model=TakebackOut,
-    responses={403: {"model": Problem}, 409: {"model": Problem}},
+    responses={409: {"model": Problem}},
 )
 def post_takeback_answer(
     room_id: RoomId,

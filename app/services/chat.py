@@ -137,7 +137,7 @@ def _checked_text(channel: str, text: str, *, is_player: bool) -> str:
     cleaned = clean_text(text)
     if not cleaned:
         raise ChatRefused("chat_empty")
-    if len(cleaned) > MAX_LENGTH:
+    if len(text) > MAX_LENGTH:
         raise ChatRefused("chat_too_long", {"max_length": MAX_LENGTH})
     return cleaned
 

@@ -4,6 +4,7 @@ the room's new version, snapshot and finished flag."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,9 @@ from app.services.errors import (
 from app.services.lock import now, room_columns_lock
 
 MAX_CLIENT_MOVE_ID = 64
+CLIENT_MOVE_ID_PATTERN = rf"^[^\x00-\x1f\x7f-\x9f]{{1,{MAX_CLIENT_MOVE_ID}}}$"
+"""A client move id: 1 to 64 characters, none a control character (PostgreSQL refuses NUL in
+text). A lone surrogate, which JSON can carry but text cannot store, is refused too."""
 
 #: A move's row and its room's new version, written as plain statements on the transaction's
 #: connection: the ORM's unit of work would cost more than both of them.
@@ -154,10 +158,19 @@ def _mover(seat: int | None, client_move_id: str) -> int:
     `MAX_CLIENT_MOVE_ID` printable characters."""
     if seat is None or seat not in (0, 1):
         raise NotYourTurn("not_a_player")
-    if not 1 <= len(client_move_id) <= MAX_CLIENT_MOVE_ID or not client_move_id.isprintable():
-        # Control characters have no place in an id, and PostgreSQL refuses NUL in text.
+    if re.fullmatch(CLIENT_MOVE_ID_PATTERN, client_move_id) is None or not _encodable(
+        client_move_id
+    ):
         raise MoveRefused("bad_client_move_id", {"max_length": MAX_CLIENT_MOVE_ID})
     return seat
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _write_move(

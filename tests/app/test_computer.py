@@ -166,7 +166,9 @@ def test_a_bad_computer_option_is_refused_and_creates_nothing(
 ) -> None:
     response = client.post("/api/rooms", json=body)
     assert response.status_code == 422, response.text
-    assert any("computer" in e["loc"] or "host_seat" in e["loc"] for e in response.json()["detail"])
+    assert response.json()["code"] == "invalid_request"
+    errors = response.json()["params"]["errors"]
+    assert any("computer" in e["loc"] or "host_seat" in e["loc"] for e in errors)
     with sessions() as session:
         assert session.scalar(select(func.count()).select_from(Room)) == 0
 

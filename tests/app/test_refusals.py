@@ -43,6 +43,7 @@ SERVICE_PARAMS: dict[str, dict[str, Any]] = {
     "catalog_missing": {"catalog": "printed"},
     "chat_too_long": {"max_length": 300},
     "chat_too_fast": {"limit": 5, "seconds": 10, "retry_after": 3},
+    "too_many_rooms": {"retry_after": 3},
 }
 
 
@@ -67,7 +68,9 @@ def test_statuses() -> None:
     }
     assert [status(c) for c in ("stale_version", "seat_taken", "rematch_refused")] == [409] * 3
     assert [status(c) for c in ("not_your_turn", "game_over", "not_a_player")] == [403] * 3
-    assert [status(c) for c in ("needs_token", "wrong_token")] == [403] * 2
+    # A missing credential is 401 (with WWW-Authenticate), a wrong one 403 (RFC 9110 §15.5).
+    assert [status(c) for c in ("needs_token", "wrong_token")] == [401, 403]
+    assert (status("invalid_request"), status("too_many_rooms")) == (422, 429)
     assert (status("room_not_found"), status("invalid_link")) == (404, 404)
 
 

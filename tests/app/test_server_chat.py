@@ -83,7 +83,7 @@ def test_players_write_to_each_other_and_spectators_among_themselves(client: Tes
 
     # No token, another room's token, an invite token: no chat.
     other = new_room(client)
-    assert client.get(f"/api/rooms/{room['room']}/chat").status_code == 403
+    assert client.get(f"/api/rooms/{room['room']}/chat").status_code == 401
     assert client.get(f"/api/rooms/{room['room']}/chat", headers=bearer(other["token"])).json()[
         "code"
     ] == ("wrong_token")

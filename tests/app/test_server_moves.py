@@ -188,7 +188,9 @@ def test_bad_request_bodies_get_422_and_change_nothing(client: TestClient) -> No
     assert room_state(client, room)["version"] == 0
 
 
-def test_spectators_strangers_and_the_player_not_to_move_get_403(client: TestClient) -> None:
+def test_spectators_strangers_and_the_player_not_to_move_get_403_and_no_token_401(
+    client: TestClient,
+) -> None:
     room, other = new_room(client), new_room(client)
     move = first_action(client, room, 0)
     for token in (room["spectator"], other["tokens"][0], room["tokens"][1], "z" * 43):
@@ -197,7 +199,8 @@ def test_spectators_strangers_and_the_player_not_to_move_get_403(client: TestCli
         f"/api/rooms/{room['room']}/moves",
         json={"move": move, "version": 0, "client_move_id": "x"},
     )
-    assert no_token.status_code == 403
+    assert no_token.status_code == 401
+    assert no_token.headers["www-authenticate"] == "Bearer"
     assert room_state(client, room)["version"] == 0
 
 

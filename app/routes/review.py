@@ -45,6 +45,7 @@ from app.routes.links import remember, seated
 from app.services import records, seats
 from app.services.analyses import request_analysis
 from app.services.errors import NotAnalysable
+from app.ui.fields import whole_number
 from app.ui.review import analysis_context, graph_for, in_force, review_context
 from app.ui.templates import templates_for
 from engine.notation import record_text
@@ -78,9 +79,8 @@ def _at(value: str | None, last: int) -> int | None:
     """The position asked for: none means the last; anything but 0..last is refused (None)."""
     if value is None or value == "":
         return last
-    if not value.isdigit() or len(value) > 6 or int(value) > last:
-        return None
-    return int(value)
+    at = whole_number(value, max_digits=6)
+    return at if at is not None and at <= last else None
 
 
 def _review(

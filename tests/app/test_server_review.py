@@ -72,7 +72,7 @@ def test_review_shows_every_position_of_the_game(client: TestClient) -> None:
     )
 
 
-@pytest.mark.parametrize("at", ["-1", "abc", "13", "1e3", "9999999", "0x1", " 1"])
+@pytest.mark.parametrize("at", ["-1", "abc", "13", "1e3", "9999999", "0x1", " 1", "²", "١"])
 def test_an_odd_position_is_refused(client: TestClient, at: str) -> None:
     room = new_room(client)
     play(client, room, 12)
@@ -183,6 +183,8 @@ def test_fork_starts_a_room_at_that_position(client: TestClient) -> None:
     [
         {"at": "99", "seat": "0"},
         {"at": "x", "seat": "0"},
+        {"at": "²", "seat": "0"},
+        {"at": "3", "seat": "²"},
         {"at": "3", "seat": "2"},
         {"at": "3", "seat": "0", "computer": "god"},
         {},

@@ -23,6 +23,7 @@ from app.ui.board import board_context
 from app.ui.log import describe_event
 from app.ui.panel import Preview, preview
 from app.ui.scoregraph import ScoreGraph, score_graph
+from app.ui.templates import script_json
 from app.ui.words import Words, words_for
 from engine import (
     GameState,
@@ -249,7 +250,7 @@ def review_context(
         review=True,
         oob=False,
         last=len(positions) - 1,
-        summary=summary_json(state),
+        summary=script_json(summary_json(state)),
         moves=move_items(view, positions, words),
         graph=score_graph(positions, margins_of(analysis, positions), at),
         can_fork=not state.finished,

@@ -105,6 +105,13 @@ def templates_for(lang: str) -> Jinja2Templates:
     return _TEMPLATES.get(lang, _TEMPLATES[DEFAULT_LANGUAGE])
 
 
+def script_json(text: str) -> Markup:
+    """JSON text made safe inside a `<script>` element: `<`, `>` and `&` written as JSON escapes,
+    so no value can close the element; it parses back to the same value."""
+    escaped = text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+    return Markup(escaped)
+
+
 @cache
 def macros(lang: str) -> Any:
     """The macros of ``macros.html`` in one language, callable from Python."""

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 
 import engine
 from app.reads.positions import takeback_entry
 from app.reads.roomview import LogEntry, RoomEventEntry, RoomView
 from app.ui.board import render_board, result_text, turn_text
+from app.ui.templates import script_json
 from app.ui.words import words_for
 from bench import games
 from bench.games import Position
@@ -115,3 +117,12 @@ def test_the_log_numbers_only_the_moves() -> None:
         ("log-event", ""),  # a new seat link
         ("seat-" + str(first.seat), "1"),
     ]
+
+
+def test_json_in_a_script_element_cannot_close_it() -> None:
+    """A value inside `<script>` is JSON with `<`, `>` and `&` escaped: a building id that reads
+    `</script>` (a catalog file's) stays inside the element and reads back the same."""
+    text = json.dumps({"building": "</script><img src=x onerror=alert(1)>&amp;"})
+    written = str(script_json(text))
+    assert "<" not in written and ">" not in written and "&" not in written
+    assert json.loads(written) == json.loads(text)

@@ -18,6 +18,7 @@ each is validated, and a bad one raises ``ValueError`` naming the file and the p
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -35,6 +36,9 @@ BUILT_IN_FILES: tuple[Path, ...] = (
     _ENGINE_DIR / "catalog_files" / "provisional-3.json",
 )
 """The catalogs shipped with the engine, oldest first."""
+
+_ID = re.compile(r"[a-z0-9_-]{1,64}")
+"""A catalog's id (its name): what URLs, forms and pages may carry as it is."""
 
 DEFAULT_ID = "provisional-3"
 """The catalog of new games."""
@@ -71,6 +75,11 @@ def entry_from_data(data: Any, path: Path) -> CatalogEntry:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or name != name.strip():
         raise ValueError(f"{path}: catalog: the name (the catalog's id) must be a non-empty text")
+    if not _ID.fullmatch(name):
+        # The id travels in URLs, forms and pages: plain characters only.
+        raise ValueError(
+            f"{path}: catalog: the name (the catalog's id) may hold only a-z, 0-9, _ and -"
+        )
     return CatalogEntry(id=name, hash=content_hash(data), catalog=catalog, path=path, data=data)
 
 

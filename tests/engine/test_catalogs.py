@@ -111,6 +111,11 @@ def test_extra_catalogs_from_a_directory(tmp_path: Path) -> None:
         (lambda d: d.pop("start_francs"), "missing or malformed entry 'start_francs'"),
         (lambda d: d["buildings"][0].update(value=-4), "value of wood_company must be a whole"),
         (lambda d: d.update(name=""), "the name (the catalog's id) must be a non-empty text"),
+        (lambda d: d.update(name="</script>"), "the catalog's id) may hold only a-z, 0-9, _ and -"),
+        (
+            lambda d: d.update(name="House Rules"),
+            "the catalog's id) may hold only a-z, 0-9, _ and -",
+        ),
     ],
 )
 def test_a_bad_catalog_file_is_named_with_its_problem(

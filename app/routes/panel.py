@@ -15,9 +15,13 @@ current board (the page may be showing an older one), and changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from contextlib import suppress
+
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
+from sqlalchemy.orm import Session
 
 from app.deps import (
     FormDep,
@@ -29,6 +33,7 @@ from app.deps import (
     SessionDep,
     TranslatorDep,
 )
+from app.live.hub import Hub
 from app.reads.roomview import RoomView
 from app.refusals.answers import sentence, status
 from app.services import moves
@@ -148,24 +153,21 @@ def post_move(
     hub: HubDep,
     lang: LangDep,
     t: TranslatorDep,
-) -> HTMLResponse:
+) -> Response:
     """Submit one move from the panel's form: answered with what happened (the board follows
     over the socket).
 
     The move goes through `moves.submit_move` as the JSON API's does. A refusal (a stale board,
     not this player's turn, a move the rules do not allow now) is told with its specific reason
-    in the viewer's language, the status the API would answer, and the current board.
+    in the viewer's language, the status the API would answer, and the current board. A form the
+    browser sent itself (htmx did not catch it) is answered by going back to the table.
     """
+    if request.headers.get("sec-fetch-mode") == "navigate":
+        with suppress(ServiceError):
+            _submit(session, room_id, viewer.seat, form, hub)
+        return RedirectResponse(f"/rooms/{room_id}", status_code=303)
     try:
-        result = moves.submit_move(
-            session,
-            room_id=room_id,
-            seat=viewer.seat,
-            move=form.get("move", ""),
-            version=_version(form.get("version", "")),
-            client_move_id=form.get("client_move_id", ""),
-            publisher=hub,
-        )
+        result = _submit(session, room_id, viewer.seat, form, hub)
     except ServiceError as refused:
         view = read_view()
         return panel_message(
@@ -186,6 +188,21 @@ def post_move(
         hint = t.gettext("Your turn goes on: build or use a building.")
     return panel_answer(
         request, lang, version=result.version, title=t.gettext("Done"), lines=lines, hint=hint
+    )
+
+
+def _submit(
+    session: Session, room_id: str, seat: int | None, form: Mapping[str, str], hub: Hub
+) -> moves.MoveResult:
+    """The panel form's move, through the one service every move goes through."""
+    return moves.submit_move(
+        session,
+        room_id=room_id,
+        seat=seat,
+        move=form.get("move", ""),
+        version=_version(form.get("version", "")),
+        client_move_id=form.get("client_move_id", ""),
+        publisher=hub,
     )
 
 

@@ -4,6 +4,7 @@ committed and drawn in a worker thread, never on the event loop."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from typing import Any
 
@@ -216,3 +217,33 @@ def test_a_room_removed_while_its_page_is_drawn_gets_the_error_page(
     assert "Taková místnost neexistuje" in page.text  # the title, in the viewer's language
     api = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["tokens"][0]))
     assert api.status_code == 404 and api.json()["code"] == "room_not_found"
+
+
+def test_a_panel_form_the_browser_sent_itself_plays_the_move_and_goes_back_to_the_table(
+    client: TestClient,
+) -> None:
+    """Without htmx (a script that did not load, a quick keyboard) the browser posts the form
+    itself: the move is played and the answer takes it back to the table."""
+    room = new_room(client)
+    seated(client, room, 0)
+    move = a_move(client, room, 0)
+    answer = client.post(
+        f"/rooms/{room['room']}/moves",
+        data={"move": move, "version": "0", "client_move_id": "n1"},
+        headers={"Sec-Fetch-Mode": "navigate"},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    assert answer.headers["location"] == f"/rooms/{room['room']}"
+    state = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["tokens"][0])).json()
+    assert state["version"] == 1
+
+
+def test_the_panel_s_move_forms_post_without_htmx_too(client: TestClient) -> None:
+    room = new_room(client)
+    seated(client, room, 0)
+    building = json.loads(a_move(client, room, 0))["building"]
+    panel = client.get(f"/rooms/{room['room']}/panel", params={"building": building})
+    form = re.search(r'<form class="confirm-form"[^>]*>', panel.text)
+    assert form is not None, panel.text
+    assert f'method="post" action="/rooms/{room["room"]}/moves"' in form[0]

@@ -26,7 +26,7 @@ from app.live.hub import Hub
 from app.reads import queries
 from app.reads.roomview import RoomView, Viewer
 from app.refusals.answers import sentence, status
-from app.services import seats
+from app.services import presence, seats
 from app.services.errors import CatalogMissing, NoAccess, RoomNotFound
 from app.settings import Settings
 
@@ -88,16 +88,32 @@ BaseUrlDep = Annotated[str, Depends(_base_url)]
 
 
 async def viewer_of(request: Request, token: str) -> Viewer | None:
-    """Who holds `token`: from memory when known, else read in a worker thread."""
-    known = seats.known_viewer(token)
-    if known is not None:
-        return known
+    """Who holds `token`: from memory when known, else read in a worker thread. A seat's
+    request counts as a sign of its player's presence."""
+    viewer = seats.known_viewer(token)
+    if viewer is None:
 
-    def resolve() -> Viewer | None:
+        def resolve() -> Viewer | None:
+            with get_sessionmaker(request)() as session:
+                return seats.resolve_token(session, token=token)
+
+        viewer = await run_in_threadpool(resolve)
+    if viewer is not None and viewer.kind == "seat" and viewer.seat is not None:
+        await _seat_seen(request, viewer.room_id, viewer.seat)
+    return viewer
+
+
+async def _seat_seen(request: Request, room_id: str, seat: int) -> None:
+    """Write the seat as seen, unless this process did so a moment ago."""
+    recently: presence.RecentlySeen = request.app.state.recently_seen
+    if not recently.due(room_id, seat):
+        return
+
+    def write() -> None:
         with get_sessionmaker(request)() as session:
-            return seats.resolve_token(session, token=token)
+            presence.seat_acted(session, room_id=room_id, seat=seat)
 
-    return await run_in_threadpool(resolve)
+    await run_in_threadpool(write)
 
 
 async def cookie_viewer(request: Request, room_id: str) -> Viewer | None:

@@ -24,6 +24,7 @@ from app.db import close_engine, engine_for, make_sessionmaker
 from app.live.hub import run_periodically
 from app.live.painters import BoardPainter, ChatPainter
 from app.services import lifetime, presence
+from app.services.presence import RecentlySeen
 from app.settings import Settings
 from app.ui.board import draw_board
 
@@ -76,6 +77,8 @@ def _start_hub(
     app.state.hub = hub
     app.state.process_id = process_id
     app.state.computer = computer
+    # A seat's requests count as presence, written at most once per a third of the absence time.
+    app.state.recently_seen = RecentlySeen(every=min(10.0, settings.absent_after / 3))
     return hub, computer
 
 

@@ -3,8 +3,10 @@
 A socket counts as online while its process's heartbeat is fresh; a killed process cannot say
 so, so the others notice its silence (`rooms_gone_silent`) and redraw its rooms.
 
-A seat's `last_seen_at` is when its player last had an open page: written when a socket opens
-or closes and, while it is open, with every heartbeat of its process. A seat with no open page
+A seat's `last_seen_at` is when its player last showed a sign of life: written when a socket
+opens or closes, while it is open with every heartbeat of its process, and on any request made
+with the seat's link (a move, a chat message, an answer, a page; `seat_acted`, at most once every
+few seconds per seat and process). A seat with no open page
 since `absent_after` seconds is *absent* (`absent_seats`); `seats_gone_absent` finds the rooms
 where that just became true, so their tables can offer the present player what to do.
 """
@@ -64,6 +66,33 @@ def _seen(session: Session, room_id: str, seat: int | None) -> None:
             .values(last_seen_at=stamp())
             .execution_options(synchronize_session=False)
         )
+
+
+class RecentlySeen:
+    """The seats this process wrote as seen lately: a request of the same seat within `every`
+    seconds writes nothing (a bounded memory: it forgets everything past `limit` seats)."""
+
+    def __init__(self, every: float, limit: int = 10_000) -> None:
+        self.every = every
+        self.limit = limit
+        self._at: dict[tuple[str, int], float] = {}
+
+    def due(self, room_id: str, seat: int) -> bool:
+        """Whether this request of the seat should write it as seen (and remember that it did)."""
+        now = time.monotonic()
+        last = self._at.get((room_id, seat))
+        if last is not None and now - last < self.every:
+            return False
+        if len(self._at) >= self.limit:
+            self._at.clear()
+        self._at[(room_id, seat)] = now
+        return True
+
+
+def seat_acted(session: Session, *, room_id: str, seat: int) -> None:
+    """A request made with the seat's link: its player is here, whether or not a page is open."""
+    _seen(session, room_id, seat)
+    session.commit()
 
 
 def absent_seats(

@@ -65,6 +65,7 @@ def test_the_computer_stands_in_until_the_owner_takes_over(quick: TestClient) ->
     assert refused.status_code == 409 and refused.json()["code"] == "not_absent"
     spectator = quick.post(f"/api/rooms/{room_id}/standin", headers=bearer(room["spectator"]))
     assert spectator.status_code == 403
+    time.sleep(ABSENT_AFTER + 0.2)  # the guest's request was a sign of life: gone again only now
     answer = quick.post(f"/api/rooms/{room_id}/standin", headers=bearer(host))
     assert answer.status_code == 200 and answer.json() == {"standin_seat": 1}
     # the computer plays Player 2's turn; the owner cannot play over it
@@ -206,3 +207,21 @@ def test_two_processes_agree_on_the_stand_in(
         assert back.status_code == 200
         kinds = http.get(f"{second.url}/api/rooms/{room_id}/events", headers=bearer(host)).json()
         assert [e["kind"] for e in kinds["events"]] == ["standin_started", "standin_ended"]
+
+
+def test_a_player_who_plays_through_the_api_is_not_absent(quick: TestClient) -> None:
+    """A request made with a seat's link is a sign of life, socket or not: a player who moves
+    through the API cannot be claimed against while playing."""
+    room = new_room(quick)
+    room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
+    assert first_move(quick, room, 0).status_code == 200
+    time.sleep(ABSENT_AFTER + 0.2)
+    assert first_move(quick, room, 1).status_code == 200  # the guest moves, no page open
+    assert first_move(quick, room, 0).status_code == 200
+    claim = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+    assert claim.status_code == 409 and claim.json()["code"] == "not_absent"
+    # Silent from then on by every measure, the guest is gone again.
+    time.sleep(ABSENT_AFTER + 0.2)
+    claim = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+    assert claim.status_code == 200 and claim.json()["ending"] == "claimed"
+    assert state(quick, room_id, guest)["result"]["ending"]["kind"] == "claimed"

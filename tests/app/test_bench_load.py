@@ -93,7 +93,7 @@ def test_the_load_clients_own_collector_is_off_while_it_plays_and_back_after() -
     check = """
 import gc, sys
 sys.path.insert(0, "bench")
-import load
+import load_client as load
 assert gc.isenabled()
 with load.collector_paused():
     assert not gc.isenabled()

@@ -3,9 +3,9 @@ and work out the wheels' geometry ahead, then serve on HOST:PORT with uvicorn.
 
 uvicorn believes the X-Forwarded-For/-Proto headers of the proxies in FORWARDED_ALLOW_IPS only,
 keeps an idle connection open KEEP_ALIVE_TIMEOUT seconds (65) for its next request, and drops
-connections whose request headers take longer than 10 s (`app.protocol`). The sockets'
+connections whose request headers take longer than 10 s (`app.edge.protocol`). The sockets'
 permessage-deflate is set by WS_DEFLATE, WS_DEFLATE_WINDOW_BITS, WS_DEFLATE_MEM_LEVEL and
-WS_DEFLATE_KEEP_CONTEXT (`app.wsdeflate`).
+WS_DEFLATE_KEEP_CONTEXT (`app.edge.wsdeflate`).
 
 The server is imported inside `main()`: the computer's bot processes are started with "spawn",
 and a spawned child imports its parent's main module — this one — before it can think. So this
@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 def main() -> None:
     import uvicorn
 
+    from app.edge.protocol import HeaderDeadlineProtocol
     from app.main import create_app
     from app.migrate import upgrade
-    from app.protocol import HeaderDeadlineProtocol
     from app.routes.ws import MAX_MESSAGE_BYTES
     from app.settings import Settings
 
@@ -67,7 +67,7 @@ def main() -> None:
 
 def websocket_protocol_for(settings: Settings) -> type[asyncio.Protocol]:
     """uvicorn's WebSocket protocol with the permessage-deflate settings of `settings`."""
-    from app.wsdeflate import protocol_class
+    from app.edge.wsdeflate import protocol_class
 
     return protocol_class(
         enabled=settings.ws_deflate,
@@ -94,8 +94,8 @@ def warm_up_wheels() -> None:
     language (`app.ui.wheel_layout.warm_up`; ~0.3 s of CPU and ~9 MB, which later games would
     fill anyway): without it, a wheel sector packed cold after a start costs ~6-10 ms against
     ~0.1 ms warm (bench/wheel_layout.py)."""
-    from app import catalogs
     from app.i18n import LANGUAGES
+    from app.reads import catalogs
     from app.ui.warehouse import every_tile_text
     from app.ui.wheel_layout import warm_up
 

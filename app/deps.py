@@ -20,11 +20,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from app import queries
 from app.i18n import Language, language, language_of
-from app.realtime import Hub
-from app.refusals import sentence, status
-from app.roomview import RoomView, Viewer
+from app.live.hub import Hub
+from app.reads import queries
+from app.reads.roomview import RoomView, Viewer
+from app.refusals.answers import sentence, status
 from app.services import seats
 from app.services.errors import CatalogMissing, NoAccess, RoomNotFound
 from app.settings import Settings

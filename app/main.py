@@ -3,7 +3,7 @@
 The lifespan opens the database, registers this server process (presence counts the sockets of
 live processes only), keeps its heartbeat going and, on PostgreSQL, listens for the other
 processes' room notifications, and sweeps for rooms past their lifetime
-(`app.services.lifetime`). It also starts the computer player (`app.computer`), which
+(`app.services.lifetime`). It also starts the computer player (`app.computer.player`), which
 resumes the rooms left on the computer's turn. Migrations are applied by `python -m app` before
 start.
 """
@@ -26,18 +26,18 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.middleware.gzip import GZipMiddleware
 
-from app import catalogs
-from app.computer import ComputerHub, ComputerPlayer
+from app.computer.lanes import games_ahead
+from app.computer.player import ComputerHub, ComputerPlayer
 from app.db import close_engine, engine_for, make_sessionmaker
 from app.deps import PageError
-from app.guards import RequestGuard
-from app.head import HeadAsGet
-from app.headers import SecurityHeaders
+from app.edge.guards import RequestGuard
+from app.edge.head import HeadAsGet
+from app.edge.headers import SecurityHeaders
+from app.edge.limits import AbuseLimits
 from app.i18n import LANGUAGES
-from app.lanes import games_ahead
-from app.limits import AbuseLimits
-from app.realtime import run_periodically
-from app.refusals import problem
+from app.live.hub import run_periodically
+from app.reads import catalogs
+from app.refusals.answers import problem
 from app.routes import (
     api,
     apidocs,

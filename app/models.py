@@ -57,7 +57,7 @@ class Room(Base):
     standin_seat: Mapped[int | None] = mapped_column(Integer, default=None)
     #: The seat whose takeback request waits for the opponent's answer (app/services/takeback.py).
     takeback_seat: Mapped[int | None] = mapped_column(Integer, default=None)
-    #: The catalog (the numbers) the room was created with, by id and SHA-256 (`app.catalogs`):
+    #: The catalog (the numbers) the room was created with, by id and SHA-256 (`app.reads.catalogs`):
     #: the room is always replayed with it.
     catalog_id: Mapped[str] = mapped_column(String(64))
     catalog_sha256: Mapped[str] = mapped_column(String(64))
@@ -137,7 +137,7 @@ class RematchOffer(Base):
 
 
 class Analysis(Base):
-    """The strong computer's analysis of a room's game, computed once (see app/analysis_jobs.py).
+    """The strong computer's analysis of a room's game, computed once (see app/computer/analysis.py).
 
     `done` of `total` turns are weighed while `status` is "running"; `result` holds the turn
     reviews (JSON) once it is "done".

@@ -2,7 +2,7 @@
 
 `DATABASE_URL` defaults to an embedded SQLite file under `DATA_DIR` (./data, created on demand);
 `postgresql+psycopg://...` switches to PostgreSQL. `HOST`/`PORT` set the listening address.
-`CATALOG_DIR` names a directory of extra catalog files (every `*.json` in it; `app.catalogs`).
+`CATALOG_DIR` names a directory of extra catalog files (every `*.json` in it; `app.reads.catalogs`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     #: permessage-deflate on the sockets, and its window (2**bits bytes, both directions) and
     #: the compressor's memLevel; whether each socket keeps its compression context from
     #: message to message (off: each message is compressed alone and an idle socket holds no
-    #: zlib state; app.wsdeflate).
+    #: zlib state; app.edge.wsdeflate).
     ws_deflate: bool = True
     ws_deflate_window_bits: int = 15
     ws_deflate_mem_level: int = 5
@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     presence_timeout: float = 30.0
     #: Proxies (comma-separated IPs, or "*") whose X-Forwarded-For/-Proto headers are believed.
     forwarded_allow_ips: str = "127.0.0.1"
-    #: Rooms one client address may open per minute, and at once (0: no limit; app.limits).
+    #: Rooms one client address may open per minute, and at once (0: no limit; app.edge.limits).
     rooms_per_minute: int = 20
     room_burst: int = 5
     #: Sockets one client address may hold open at once (0: no limit).
@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     #: Seconds between two sweeps for rooms past their lifetime.
     room_sweep_interval: float = 3600.0
     #: Start the computer's bot processes at server start, so its first move does not wait for
-    #: them (app.computer); the tests turn it off, their many short-lived servers play no bots.
+    #: them (app.computer.player); the tests turn it off, their many short-lived servers play no bots.
     computer_warm_up: bool = True
     #: A directory of extra catalog files (the printed numbers, say), read when the server starts.
     catalog_dir: Path | None = None

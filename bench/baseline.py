@@ -3,7 +3,7 @@ app against in the same run (bench/load.py --against-baseline).
 
 It speaks the protocol bench/load.py drives (the JSON API's rooms, invites and moves, the page's
 move form, the room sockets) on the app's stack: FastAPI, uvicorn with the app's HTTP protocol
-(`app.protocol`), WebSockets with the app's permessage-deflate settings and limits, GZip on HTTP
+(`app.edge.protocol`), WebSockets with the app's permessage-deflate settings and limits, GZip on HTTP
 answers, the app's database engine and pool (`app.db.make_engine`) and its garbage-collector
 settings (`app.__main__.tune_garbage_collector`), all read from the app's own code.
 
@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 from baseline_store import CHANNEL, Positions, Refused, Store  # noqa: E402
 
 from app.__main__ import tune_garbage_collector, websocket_protocol_for  # noqa: E402
-from app.protocol import HeaderDeadlineProtocol  # noqa: E402
+from app.edge.protocol import HeaderDeadlineProtocol  # noqa: E402
 from app.routes.ws import MAX_MESSAGE_BYTES  # noqa: E402
 from app.settings import Settings  # noqa: E402
 

@@ -6,7 +6,7 @@
 It plays three seeded random games in memory (`bench/games.py`) and draws, as the app's sockets
 send them, each viewer's board after every move (the player to move, the other player and a
 spectator, in English): the first one whole, then only the parts each move changed
-(`app.boardframes`). `baseline_patch.html` is the update of the median size among them.
+(`app.live.frames`). `baseline_patch.html` is the update of the median size among them.
 `baseline_answer.html` is the page form's answer to a played move of the median size, drawn
 from the same moves as `app.routes.panel` answers one: the panel's message, what the move did,
 no board.

@@ -7,7 +7,7 @@ message to message or each message is compressed alone, "no context takeover"; "
 boards as they are) it follows every viewer of seeded random games as a room's socket does,
 through one `websockets` permessage-deflate extension per viewer (the server's side), in two
 formats: "whole", the whole board of every version, and "parts", what the hub sends now (the whole
-board first, then per version only the parts that changed, `app.boardframes`). It prints the median
+board first, then per version only the parts that changed, `app.live.frames`). It prints the median
 and the 90th percentile of the bytes per update on the wire (the first board of each viewer left
 out), the mean CPU time of compressing one update of the parts format (this process's CPU clock),
 and the memory one socket's extension holds after its first board (tracemalloc, which sees zlib's

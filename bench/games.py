@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import engine
-from app.roomview import LogEntry, RoomView
+from app.reads.roomview import LogEntry, RoomView
 
 Position = tuple[engine.GameState, tuple[LogEntry, ...]]
 

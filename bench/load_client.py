@@ -34,7 +34,7 @@ import engine  # noqa: E402  (the project's rules engine, to follow each game)
 from app.settings import Settings  # noqa: E402
 
 T = TypeVar("T")
-#: A board's version: a whole board's root element, or a patch's header (app.boardframes).
+#: A board's version: a whole board's root element, or a patch's header (app.live.frames).
 VERSION_RE = re.compile(rb'data-version="(\d+)"|^<!--board-patch \{[^}]*"version":"(\d+)"')
 COOKIE_PREFIX = "ip_"  # app.deps: the cookie that holds a browser's token for one room
 

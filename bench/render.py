@@ -31,7 +31,7 @@ from games import positions as game_positions
 from games import room_view
 
 import engine
-from app.roomview import RoomView
+from app.reads.roomview import RoomView
 from app.ui.board import render_board
 from app.ui.cache import clear_caches
 

@@ -1,4 +1,5 @@
-"""The house's size limits: no module in app/ or engine/ over 400 lines, no class over 150."""
+"""The house's shape: app/'s root holds only the wiring; no module in app/ or engine/ over 400
+lines, no class over 150."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("app", "engine")
 MAX_MODULE_LINES = 400
 MAX_CLASS_LINES = 150
+# What may stand at app/'s root: the app's wiring. Everything else lives in a package named for its role.
+WIRING = {"__init__", "__main__", "main", "settings", "db", "models", "migrate", "deps", "i18n"}
 
 
 def modules() -> list[Path]:
@@ -37,3 +40,8 @@ def test_no_class_is_over_150_lines() -> None:
                 if lines > MAX_CLASS_LINES:
                     long[f"{path.relative_to(ROOT)}:{node.name}"] = lines
     assert long == {}
+
+
+def test_app_s_root_holds_only_the_wiring() -> None:
+    at_root = {path.stem for path in (ROOT / "app").glob("*.py")}
+    assert at_root - WIRING == set()

@@ -1,7 +1,7 @@
 """The JSON API: a stable contract for bots, tools and the load test (documented at /docs).
 
 Tokens are the secrets inside the room links, sent as `Authorization: Bearer <token>`. A request
-a room refuses is answered with the status `app.refusals` gives its code and
+a room refuses is answered with the status `app.refusals.answers` gives its code and
 `{"detail": English sentence, "code": ..., "params": {...}}`.
 """
 
@@ -13,7 +13,6 @@ from fastapi import APIRouter, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
-from app import gamelog, queries
 from app.deps import (
     BaseUrlDep,
     HubDep,
@@ -22,7 +21,8 @@ from app.deps import (
     TokenSeatDep,
     TokenViewerDep,
 )
-from app.refusals import problem
+from app.reads import gamelog, queries
+from app.refusals.answers import problem
 from app.services import moves, rematch, rooms, seats
 from app.services.errors import (
     ClientMoveIdReused,

@@ -15,10 +15,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
-from app.chatview import CHANNELS, ChatLine, ChatView, load_chat, read_lines
 from app.deps import FormDep, HubDep, LangDep, PageViewerDep, SessionDep, TokenViewerDep
-from app.refusals import problem, sentence, status
-from app.roomview import Viewer
+from app.reads.chatview import CHANNELS, ChatLine, ChatView, load_chat, read_lines
+from app.reads.roomview import Viewer
+from app.refusals.answers import problem, sentence, status
 from app.routes.api import Problem, RoomId, Strict
 from app.services import chat
 from app.services.errors import NoAccess, ServiceError

@@ -15,8 +15,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app.cookies import set_cookie
 from app.deps import COOKIE_MAX_AGE, BaseUrlDep, HubDep, SessionDep, cookie_name
+from app.edge.cookies import set_cookie
 from app.i18n import language_of
 from app.services import seats
 from app.services.errors import InviteClosed, SeatTaken

@@ -7,7 +7,7 @@ Every page speaks the viewer's language (`app.i18n.language_of`: the ``lang`` co
 browser's Accept-Language); ``POST /language`` sets the cookie and goes back to the page. The
 routes are plain functions, run in worker threads: the preamble (language, form fields, the
 viewer, the room's view) comes from `app.deps`; a refusal's status and sentence from
-`app.refusals`, the same status the JSON API answers.
+`app.refusals.answers`, the same status the JSON API answers.
 """
 
 from __future__ import annotations
@@ -17,8 +17,6 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
-from app import catalogs
-from app.cookies import set_cookie
 from app.deps import (
     BaseUrlDep,
     FormDep,
@@ -31,8 +29,11 @@ from app.deps import (
     TableViewDep,
     TranslatorDep,
 )
+from app.edge.cookies import set_cookie
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language, language_of
-from app.refusals import sentence, status
+from app.reads import catalogs
+from app.reads.yourgames import room_tokens, your_games
+from app.refusals.answers import sentence, status
 from app.routes.panel import panel_message
 from app.services import rematch, rooms
 from app.services.errors import ServiceError, UnknownCatalog
@@ -43,7 +44,6 @@ from app.ui.warehouse import start_counters
 from app.ui.wheel import WEDGES
 from app.ui.words import GOODS, words_for
 from app.ui.yourgames import game_rows
-from app.yourgames import room_tokens, your_games
 
 router = APIRouter(include_in_schema=False)
 

@@ -6,7 +6,7 @@ canonical move copied from the engine's list into the form; the server checks it
 
 A move that is played is answered with the panel's message only: what happened, told from the
 move's own log entry (`moves.MoveResult.entry`), without reading the room again or drawing a
-board. The mover's board arrives over the mover's socket, as every viewer's does (`app.realtime`
+board. The mover's board arrives over the mover's socket, as every viewer's does (`app.live.hub`
 draws it for the mover's group anyway), after the other player's: the answer waits until the
 move's boards went out (`BOARDS_WAIT` at most), so that neither the answer's work in this
 process nor its handling in the mover's page delays them. A refusal comes back as the panel's message with the
@@ -29,8 +29,8 @@ from app.deps import (
     SessionDep,
     TranslatorDep,
 )
-from app.refusals import sentence, status
-from app.roomview import RoomView
+from app.reads.roomview import RoomView
+from app.refusals.answers import sentence, status
 from app.services import moves
 from app.services.errors import ServiceError
 from app.ui.board import render_board
@@ -44,7 +44,7 @@ from app.ui.words import GOODS, words_for
 router = APIRouter(include_in_schema=False)
 
 #: How long a played move's answer waits, at most, for the move's boards to go to the room's
-#: sockets in this process (`app.realtime`).
+#: sockets in this process (`app.live.hub`).
 BOARDS_WAIT = 0.1
 
 

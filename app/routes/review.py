@@ -11,7 +11,7 @@
 
 Every room route needs the room's cookie, as the table does (`app.deps.TableViewDep`): finished
 games are open to everyone holding a link of the room, ongoing ones up to the current position.
-The analysis runs in `app.analysis_jobs.AnalysisRunner`, started with this router.
+The analysis runs in `app.computer.analysis.AnalysisRunner`, started with this router.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from app import analyses, catalogs, gamelog
-from app.analysis_jobs import AnalysisRunner
+from app.computer.analysis import AnalysisRunner
 from app.deps import (
     BaseUrlDep,
     FormDep,
@@ -39,8 +38,9 @@ from app.deps import (
     TranslatorDep,
 )
 from app.i18n import Language
-from app.refusals import record_sentence, sentence
-from app.roomview import RoomView
+from app.reads import analyses, catalogs, gamelog
+from app.reads.roomview import RoomView
+from app.refusals.answers import record_sentence, sentence
 from app.routes.links import remember, seated
 from app.services import records, seats
 from app.services.analyses import request_analysis

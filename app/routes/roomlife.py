@@ -22,7 +22,7 @@ from app.deps import (
     SettingsDep,
     TranslatorDep,
 )
-from app.refusals import sentence, status
+from app.refusals.answers import sentence, status
 from app.routes.panel import panel_message
 from app.services import ending, seats, standin, takeback
 from app.services.errors import ServiceError

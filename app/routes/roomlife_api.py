@@ -3,7 +3,7 @@ seat, the computer standing in for a player who left, taking over again, claimin
 and takebacks by agreement (documented with the rest of the API at /docs and in docs/server.md).
 
 Each takes a seat token (`Authorization: Bearer <token>`); a refusal is answered as every
-refusal of the API is (`app.refusals.problem`, from the app's ServiceError handler).
+refusal of the API is (`app.refusals.answers.problem`, from the app's ServiceError handler).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from app import gamelog
 from app.deps import BaseUrlDep, HubDep, SessionDep, SettingsDep, TokenSeatDep, TokenViewerDep
+from app.reads import gamelog
 from app.routes.api import Problem, RoomId
 from app.services import ending, seats, standin, takeback
 

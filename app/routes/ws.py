@@ -7,7 +7,7 @@ Server to client: text frames of HTML from `app.ui.board.draw_board`, sent on co
 every change of the room (a move, a seat claimed, presence, a rematch): the whole board — an htmx
 fragment whose root element has `id="board"`, `data-version="V"`, `data-frame` and `hx-swap-oob`
 — on connect, or a patch with only the parts that changed since the board last sent
-(`app.boardframes`). Once the room's chat has
+(`app.live.frames`). Once the room's chat has
 a message, also the viewer's chat (`app.ui.chat.render_chat_update`: out-of-band swaps of the
 chat's message lists), on connect and after every change of the chat; a frame is either a board
 or a chat, never both.
@@ -34,14 +34,14 @@ from starlette import status
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from app import catalogs
-from app.boardframes import WHOLE_BOARD_PLEASE
 from app.deps import base_url, cookie_name, get_hub, get_sessionmaker, get_settings
-from app.guards import origin_allowed
+from app.edge.guards import origin_allowed
 from app.i18n import language_of
+from app.live.frames import WHOLE_BOARD_PLEASE
+from app.live.sockets import RoomSocket
 from app.models import Room
-from app.roomsockets import RoomSocket
-from app.roomview import Viewer
+from app.reads import catalogs
+from app.reads.roomview import Viewer
 from app.services import presence, seats
 
 router = APIRouter()
@@ -77,7 +77,7 @@ async def room_socket(websocket: WebSocket, room_id: str, token: str | None = No
 
 
 def _catalog_here(websocket: WebSocket, room_id: str) -> bool:
-    """Whether this server has the numbers the room is pinned to (`app.catalogs`)."""
+    """Whether this server has the numbers the room is pinned to (`app.reads.catalogs`)."""
     with get_sessionmaker(websocket)() as session:
         room = session.get(Room, room_id)
         return room is not None and catalogs.find(room.catalog_id, room.catalog_sha256) is not None

@@ -1,8 +1,8 @@
 """Storing the analyses of games (table `analyses`): asked for once, then written by the job.
 
-The first request adds a row ("running", 0 of N turns); the job runner (`app.analysis_jobs`)
+The first request adds a row ("running", 0 of N turns); the job runner (`app.computer.analysis`)
 writes its progress after each turn and finally the turn reviews ("done"). What is stored is
-read back by `app.analyses`.
+read back by `app.reads.analyses`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import json
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app import catalogs
-from app.analyses import AnalysisState, state_of
-from app.gamelog import canonical_log
 from app.models import Analysis, Room
+from app.reads import catalogs
+from app.reads.analyses import AnalysisState, state_of
+from app.reads.gamelog import canonical_log
 from app.services.errors import NotAnalysable, RoomNotFound
 from app.services.lock import now
 from engine.analysis import TurnReview, turns_of

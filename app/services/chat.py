@@ -22,10 +22,10 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.chatview import CHANNELS, ChatLine, host_seat
+from app.live.notify import ChatPublisher, queue_chat_notify
 from app.models import ChatMessage, ChatSettings
-from app.notify import ChatPublisher, queue_chat_notify
-from app.roomview import Viewer
+from app.reads.chatview import CHANNELS, ChatLine, host_seat
+from app.reads.roomview import Viewer
 from app.services.errors import ServiceError
 from app.services.lock import now, room_lock
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from app.live.notify import Publisher, queue_notify
 from app.models import Room
-from app.notify import Publisher, queue_notify
-from app.roomview import Viewer
+from app.reads.roomview import Viewer
 from app.services.errors import EndingRefused, NotStarted, NotYourTurn
 from app.services.events import log_event
 from app.services.lock import now, room_lock

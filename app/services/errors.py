@@ -1,5 +1,5 @@
 """The requests a room refuses: every one a `ServiceError` with a refusal ``code`` and its JSON
-``params``, put into words at the edge (`app.refusals`: one table of codes -> HTTP status and
+``params``, put into words at the edge (`app.refusals.answers`: one table of codes -> HTTP status and
 sentence in each language).
 
 `RoomNotFound` (``room_not_found``), `InvalidLink` (``invalid_link``), `SeatTaken`
@@ -26,7 +26,7 @@ class ServiceError(Exception):
     has one, ``reason``: its English sentence (the engine's own, for a move the engine refused)."""
 
     code = ""
-    """The refusal's code when none is given (a key of ``app.refusal_table.REFUSALS``)."""
+    """The refusal's code when none is given (a key of ``app.refusals.table.REFUSALS``)."""
 
     def __init__(
         self,

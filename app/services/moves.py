@@ -12,10 +12,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import engine
+from app.live.notify import Publisher, queue_notify
 from app.models import Move, Room, Seat
-from app.notify import Publisher, queue_notify
-from app.positions import Position, log_entry, position, positions
-from app.roomview import LogEntry
+from app.reads.positions import Position, log_entry, position, positions
+from app.reads.roomview import LogEntry
 from app.services.errors import (
     ClientMoveIdReused,
     EndingRefused,

@@ -17,9 +17,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
+from app.live.notify import queue_notify
 from app.models import Connection, Room, Seat, ServerProcess
-from app.notify import queue_notify
-from app.roomview import Viewer
+from app.reads.roomview import Viewer
 from app.services.lock import now as stamp
 
 

@@ -7,8 +7,8 @@
   moves of another room's game, against the computer or a friend, like a room from the home page.
 
 The record was replayed by the engine before it gets here (`engine.record.read_record`, with the
-catalog it names: one this server has, `app.catalogs.find`): a refused record stores nothing. The
-room is pinned to the record's catalog. A room's own record is a read (`app.gamelog.room_record`).
+catalog it names: one this server has, `app.reads.catalogs.find`): a refused record stores nothing. The
+room is pinned to the record's catalog. A room's own record is a read (`app.reads.gamelog.room_record`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from app import catalogs
+from app.edge.tokens import new_token, token_hash
+from app.live.notify import Publisher
 from app.models import Link
-from app.notify import Publisher
-from app.security import new_token, token_hash
+from app.reads import catalogs
 from app.services.rooms import CreatedRoom, check_opponent, new_room, seat_host
 from engine.record import GameRecord
 

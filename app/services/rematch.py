@@ -7,12 +7,12 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app import catalogs
+from app.edge.tokens import rematch_token_for, spectator_token_for, token_hash
+from app.live.notify import Publisher, queue_notify
 from app.models import Link, RematchOffer, Room, Seat
-from app.notify import Publisher, queue_notify
-from app.queries import rematch_offers, rematch_seen
-from app.roomview import RematchInfo, Viewer
-from app.security import rematch_token_for, spectator_token_for, token_hash
+from app.reads import catalogs
+from app.reads.queries import rematch_offers, rematch_seen
+from app.reads.roomview import RematchInfo, Viewer
 from app.services.errors import NotYourTurn, RematchRefused
 from app.services.lock import room_lock
 from app.services.rooms import new_room

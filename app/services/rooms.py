@@ -11,11 +11,17 @@ from typing import Literal
 from sqlalchemy.orm import Session
 
 import engine
-from app import catalogs
-from app.links import invite_link, seat_link, spectator_link
+from app.edge.links import invite_link, seat_link, spectator_link
+from app.edge.tokens import (
+    invite_token_for,
+    new_room_id,
+    new_token,
+    spectator_token_for,
+    token_hash,
+)
+from app.live.notify import Publisher
 from app.models import Link, Move, Room, Seat
-from app.notify import Publisher
-from app.security import invite_token_for, new_room_id, new_token, spectator_token_for, token_hash
+from app.reads import catalogs
 from app.services.lock import now
 from engine.ai import LEVELS
 from engine.record import GameRecord

@@ -13,12 +13,12 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.links import seat_link
+from app.edge.links import seat_link
+from app.edge.tokens import looks_like_token, new_token, spectator_token_for, token_hash
+from app.live.notify import Publisher, queue_notify
 from app.models import Link, Room, Seat
-from app.notify import Publisher, queue_notify
-from app.positions import Memory
-from app.roomview import Viewer
-from app.security import looks_like_token, new_token, spectator_token_for, token_hash
+from app.reads.positions import Memory
+from app.reads.roomview import Viewer
 from app.services.errors import InvalidLink, InviteClosed, ReissueRefused, SeatTaken
 from app.services.events import log_event
 from app.services.lock import now, room_lock

@@ -4,18 +4,18 @@ owner comes back and takes over (`start_standin`, `take_over`), or claim the gam
 (`app.services.ending.claim`). Each is written in the room's log.
 
 The stand-in moves through `app.services.moves.submit_move` like the computer opponent
-(`app.computer`); `rooms.standin_seat` says which seat it plays.
+(`app.computer.player`); `rooms.standin_seat` says which seat it plays.
 """
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from app.live.notify import Publisher, queue_notify
 from app.models import Room
-from app.notify import Publisher, queue_notify
-from app.positions import position
-from app.queries import STANDIN_LEVEL, presence
-from app.roomview import Viewer
+from app.reads.positions import position
+from app.reads.queries import STANDIN_LEVEL, presence
+from app.reads.roomview import Viewer
 from app.services.errors import EndingRefused, NotYourTurn
 from app.services.events import log_event
 from app.services.lock import now, room_lock

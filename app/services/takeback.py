@@ -3,7 +3,7 @@ acted (sells included); the opponent accepts or declines. One request at a time;
 lets it lapse.
 
 The move log stays append-only: an accepted takeback is a row of the log
-(`app.positions.takeback_text`), its own version, and replaying the log gives the position
+(`app.reads.positions.takeback_text`), its own version, and replaying the log gives the position
 everyone sees. The request and a refusal are entries of the room's log of happenings. Against
 the computer the answer comes at once: the easy and normal computer accept, the strong one
 declines.
@@ -14,9 +14,9 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 import engine
+from app.live.notify import Publisher, queue_notify
 from app.models import Move, Room
-from app.notify import Publisher, queue_notify
-from app.positions import (
+from app.reads.positions import (
     Position,
     own_moves_to_take_back,
     position,
@@ -25,7 +25,7 @@ from app.positions import (
     takeback_entry,
     takeback_text,
 )
-from app.roomview import Viewer
+from app.reads.roomview import Viewer
 from app.services.errors import EndingRefused, NotStarted, NotYourTurn
 from app.services.events import log_event
 from app.services.lock import now, room_lock

@@ -3,7 +3,7 @@
 `draw_board(view, lang=...)` draws the table for the WebSocket layer: in parts (`app.ui.parts`), so
 a socket can be sent the whole board (root element ``id="board"``, ``data-version``,
 ``data-frame``, swapped in by htmx out of band) or only the parts a move changed
-(`app.boardframes`); `render_board` is the whole board as HTML. The page routes draw the same
+(`app.live.frames`); `render_board` is the whole board as HTML. The page routes draw the same
 parts inside the full page, so a reload and a live update draw the same board. `BoardPainter`
 draws a room's boards for the hub: one read of the room, one drawing per group of alike viewers.
 """
@@ -19,11 +19,11 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session, sessionmaker
 
 import engine
-from app import queries
-from app.boardframes import BoardSummary, DrawnBoard
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES
-from app.roomsockets import BoardGroup, HandOut
-from app.roomview import RoomFacts, RoomView
+from app.live.frames import BoardSummary, DrawnBoard
+from app.live.sockets import BoardGroup, HandOut
+from app.reads import queries
+from app.reads.roomview import RoomFacts, RoomView
 
 from . import parts
 from .cache import Same, card_html, log_html, tile_html
@@ -233,7 +233,7 @@ def draw_board(
     before: BoardSummary | None = None,
     shared: parts.Shared | None = None,
 ) -> DrawnBoard:
-    """The board of one viewer in their language, in parts (`app.boardframes`): sent whole
+    """The board of one viewer in their language, in parts (`app.live.frames`): sent whole
     (root ``id="board"``, ``data-version``, ``data-frame``, out-of-band swap) or as a patch.
     With `before` (the same viewer's previous board) the parts whose values did not change are
     not drawn, and the board goes only as a patch on top of `before` (`app.ui.parts`); with
@@ -251,7 +251,7 @@ Renderer = Callable[..., DrawnBoard]
 
 
 class BoardPainter:
-    """The hub's `BoardMaker` (see `app.realtime`), run in a worker thread: reads a room (the
+    """The hub's `BoardMaker` (see `app.live.hub`), run in a worker thread: reads a room (the
     facts only when asked to) and renders its board for every group of alike viewers (only the
     changed parts for a group given with its previous board)."""
 

@@ -12,8 +12,8 @@ from functools import cache, lru_cache
 
 from markupsafe import Markup
 
-from app.positions import TAKEBACK
-from app.roomview import LogEntry, RoomView
+from app.reads.positions import TAKEBACK
+from app.reads.roomview import LogEntry, RoomView
 from engine import Catalog
 
 from . import cards, templates, wheel

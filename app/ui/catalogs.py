@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app import catalogs
-from app.refusal_table import N_
+from app.reads import catalogs
+from app.refusals.table import N_
 from app.ui.words import words_for
 
 ABOUT: dict[str, str] = {

@@ -15,7 +15,7 @@ from typing import Any
 from markupsafe import Markup
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.chatview import CHANNELS, ChatGroup, ChatLine, ChatView, load_chat
+from app.reads.chatview import CHANNELS, ChatGroup, ChatLine, ChatView, load_chat
 from app.services.chat import MAX_LENGTH
 from app.services.errors import RoomNotFound
 from app.ui.templates import environment_for
@@ -63,7 +63,7 @@ def render_chat_update(view: ChatView, lang: str, *, channels: tuple[str, ...] =
 
 
 class ChatPainter:
-    """The hub's `ChatMaker` (see `app.realtime`), run in a worker thread: reads a room's chat
+    """The hub's `ChatMaker` (see `app.live.hub`), run in a worker thread: reads a room's chat
     once and draws it for every group; nothing while the chat is empty (the page drew that)."""
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:

@@ -1,5 +1,5 @@
 """The board's parts: each drawn on its own (templates/board/*.html), put into the shell
-(templates/board.html), compared by digest from version to version (`app.boardframes`).
+(templates/board.html), compared by digest from version to version (`app.live.frames`).
 
 A part is an element with a stable id whose content a move may change: the status bar's round
 track, turn, scores, presence and pass button, the room's life, the invitation, the game over, each
@@ -39,7 +39,7 @@ import jinja2
 import jinja2.runtime
 from markupsafe import Markup
 
-from app.boardframes import SHELL_KEY, BoardSummary, DrawnBoard, frame_of, part_hash
+from app.live.frames import SHELL_KEY, BoardSummary, DrawnBoard, frame_of, part_hash
 
 from .supply import SupplyRound
 from .templates import environment_for

@@ -1,9 +1,9 @@
 """What the review page shows: any position of a room's game, its moves, its graph, its analysis.
 
-`review_context` turns a room as one viewer sees it (`app.queries.load_room_view`) and a position
+`review_context` turns a room as one viewer sees it (`app.reads.queries.load_room_view`) and a position
 number (0 = the start, N = after the first N moves in force) into the template context of
 templates/review.html. The review walks the moves in force, as the record and the analysis
-number them (`app.gamelog.canonical_log`): a move taken back is no step of it, the takeback is a
+number them (`app.reads.gamelog.canonical_log`): a move taken back is no step of it, the takeback is a
 note in the move list. The board at that position is drawn exactly as in play
 (`app.ui.board.board_context`), for a viewer who only watches. Positions are the engine's replay of
 the room's log; an ongoing game shows the positions up to the current one.
@@ -15,10 +15,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from app.analyses import AnalysisState
-from app.gamelog import RoomOrigin
-from app.positions import TAKEBACK
-from app.roomview import LogEntry, RoomView
+from app.reads.analyses import AnalysisState
+from app.reads.gamelog import RoomOrigin
+from app.reads.positions import TAKEBACK
+from app.reads.roomview import LogEntry, RoomView
 from app.ui.board import board_context
 from app.ui.log import describe_event
 from app.ui.panel import Preview, preview
@@ -62,7 +62,7 @@ class TurningPoint:
 
 
 def in_force(view: RoomView) -> list[LogEntry]:
-    """The log entries of the moves in force, oldest first (`app.positions.effective_of`)."""
+    """The log entries of the moves in force, oldest first (`app.reads.positions.effective_of`)."""
     played: list[LogEntry] = []
     for entry in view.log:
         if entry.move.get("type") == TAKEBACK:

@@ -14,8 +14,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from app.positions import TAKEBACK, effective_of, own_moves_to_take_back, takeback_text
-from app.roomview import Ending, RoomEventEntry, RoomView
+from app.reads.positions import TAKEBACK, effective_of, own_moves_to_take_back, takeback_text
+from app.reads.roomview import Ending, RoomEventEntry, RoomView
 from app.services.ending import may_abort
 
 from .words import Words

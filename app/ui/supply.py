@@ -11,7 +11,7 @@ from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from app.roomview import RoomView
+from app.reads.roomview import RoomView
 from engine import GameState
 
 from .cache import Same

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from app.roomview import RoomView
+from app.reads.roomview import RoomView
 from engine import Catalog, GameState, new_game, score_breakdown
 from engine.catalog import Cell
 from engine.state import Buildings

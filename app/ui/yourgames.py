@@ -1,4 +1,4 @@
-"""The home page's list of this browser's games (`app.yourgames`), put into the viewer's words:
+"""The home page's list of this browser's games (`app.reads.yourgames`), put into the viewer's words:
 the opponent, the round, whose turn, the last activity, the result once finished."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from app.reads.yourgames import YourGame
 from app.ui.words import words_for
-from app.yourgames import YourGame
 
 
 @dataclass(frozen=True)

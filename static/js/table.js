@@ -97,7 +97,7 @@
     else wholeAsked = false;
   });
 
-  // A partial board (app/boardframes.py): a header comment, then the parts that changed, each
+  // A partial board (app/live/frames.py): a header comment, then the parts that changed, each
   // applied to the element of its id. It fits only the board it was made from (data-frame): a page already
   // showing the new board (a refused move's answer brought it) ignores it, any other page asks
   // the socket for the whole board, once until that arrives.

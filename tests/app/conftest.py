@@ -22,11 +22,11 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import Engine
 
 import engine
-from app import catalogs
 from app.main import create_app
 from app.migrate import upgrade
 from app.models import Move, Room
-from app.positions import effective_of
+from app.reads import catalogs
+from app.reads.positions import effective_of
 from app.settings import Settings
 
 IN_CI = os.environ.get("CI") == "true"
@@ -101,7 +101,7 @@ def check_snapshots(db: Engine) -> None:
             catalog = catalogs.find(catalog_id, catalog_sha256)
             if catalog is None:  # a test of a room whose numbers the server lacks
                 continue
-            # a takeback row undoes the last moves in force (app.positions)
+            # a takeback row undoes the last moves in force (app.reads.positions)
             played = effective_of((seq, seat, m) for seq, seat, m in rows)
             state = engine.replay([json.loads(m) for _, _, m in played], catalog)
             assert engine.summary(state) == json.loads(snapshot), room_id

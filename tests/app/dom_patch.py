@@ -1,5 +1,5 @@
 """A small DOM for the board's tests: parse HTML (the standard library's parser), apply a patch
-(`app.boardframes`) the way static/js/table.js and htmx's out-of-band swap do, compare trees."""
+(`app.live.frames`) the way static/js/table.js and htmx's out-of-band swap do, compare trees."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-from app.boardframes import PATCH_PREFIX
+from app.live.frames import PATCH_PREFIX
 
 VOID = frozenset(
     "area base br col embed hr img input link meta source track wbr".split()  # noqa: SIM905

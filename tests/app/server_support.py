@@ -13,8 +13,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from app.boardframes import PATCH_PREFIX, DrawnBoard, part_hash
-from app.roomview import RoomFacts
+from app.live.frames import PATCH_PREFIX, DrawnBoard, part_hash
+from app.reads.roomview import RoomFacts
 from bench.appserver import AppServer
 
 
@@ -100,7 +100,7 @@ def is_board(message: str) -> bool:
 
 def board_version(html: str) -> int:
     """The board version of a socket message: the data-version of a whole board's root element
-    (which must be id="board"), or the version in a patch's header (app.boardframes)."""
+    (which must be id="board"), or the version in a patch's header (app.live.frames)."""
     if html.startswith(PATCH_PREFIX):
         header = json.loads(html[len(PATCH_PREFIX) : html.index("-->")])
         return int(header["version"])

@@ -1,4 +1,4 @@
-"""Partial boards (app.boardframes, app.ui.parts): applying every update of a game in order to the
+"""Partial boards (app.live.frames, app.ui.parts): applying every update of a game in order to the
 first whole board gives the very board drawn last."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dom_patch import apply, board_of, elements, normalised, parse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.boardframes import PATCH_PREFIX, BoardSummary
 from app.i18n import LANGUAGES
-from app.roomview import RoomView
+from app.live.frames import PATCH_PREFIX, BoardSummary
+from app.reads.roomview import RoomView
 from app.ui import parts
 from app.ui.board import draw_board, render_board
 from bench import games

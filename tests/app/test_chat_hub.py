@@ -10,13 +10,13 @@ from typing import cast
 from starlette.websockets import WebSocket
 from test_server_hub import OTHER_SPECTATOR, SEAT_0, SEAT_1, SPECTATOR, FakePainter
 
-from app import notify
-from app.chatview import ChatGroup
-from app.realtime import Hub
-from app.roomsockets import RoomSocket
-from app.roomview import Viewer
+from app.live import notify
+from app.live.hub import Hub
+from app.live.sockets import RoomSocket
+from app.reads.chatview import ChatGroup
+from app.reads.roomview import Viewer
+from app.reads.yourgames import YourGame, room_tokens
 from app.ui.yourgames import ago_text, state_text
-from app.yourgames import YourGame, room_tokens
 from tests.app.async_support import run_async
 
 

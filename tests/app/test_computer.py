@@ -20,11 +20,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 import engine
-from app import catalogs, queries
-from app.computer import ComputerPlayer
+from app.computer.player import ComputerPlayer
 from app.db import make_engine, make_sessionmaker
 from app.main import create_app
 from app.models import Link, Move, Room
+from app.reads import catalogs, queries
 from app.services import moves, rooms
 from app.settings import Settings
 from tests.app.async_support import run_async
@@ -323,7 +323,7 @@ def test_two_processes_thinking_alike_apply_the_computer_move_once(
             await player.idle()
             await player.close()
 
-    with caplog.at_level(logging.WARNING, logger="app.computer"):
+    with caplog.at_level(logging.WARNING, logger="app.computer.player"):
         run_async(both_play())
     assert log_rows(sessions, created.room_id) == [(0, 0, "computer-0")]
     assert recorder.changes == [(created.room_id, 1)]
@@ -360,7 +360,7 @@ def test_a_duplicate_or_stale_computer_move_is_dropped_quietly(
     late = queries.ComputerTurn(
         room_id=created.room_id, level="easy", seat=0, version=1, state=turn.state
     )
-    with caplog.at_level(logging.WARNING, logger="app.computer"):
+    with caplog.at_level(logging.WARNING, logger="app.computer.player"):
         player._submit(turn, legal[-1])  # a duplicate: the original answer, nothing applied
         player._submit(turn, legal[0])  # its id, another move: refused, nothing applied
         player._submit(late, legal[0])  # a stale version: refused, nothing applied

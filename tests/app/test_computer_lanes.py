@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from server_support import bearer
 
-from app.lanes import Lane, Lanes, games_ahead
+from app.computer.lanes import Lane, Lanes, games_ahead
 from tests.app.async_support import run_async
 
 WAIT_S = 60.0

@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from server_support import bearer
 
-from app.bots import warm_up
-from app.lanes import Lanes
+from app.computer.bots import warm_up
+from app.computer.lanes import Lanes
 from app.main import create_app
 from app.settings import Settings
 from tests.app.async_support import run_async

@@ -19,7 +19,7 @@ from test_ui_board import room_view
 import engine
 from app.i18n import COOKIE, LANGUAGES, LOCALE_DIR, negotiate, po_path
 from app.main import create_app
-from app.roomview import LogEntry
+from app.reads.roomview import LogEntry
 from app.settings import Settings
 from app.ui.board import actions_left_text, render_board
 from app.ui.log import describe_event

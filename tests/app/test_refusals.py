@@ -10,8 +10,8 @@ import pytest
 
 import engine
 from app.i18n import LANGUAGES
-from app.refusal_table import REFUSALS, SERVICE
-from app.refusals import record_sentence, sentence, status
+from app.refusals.answers import record_sentence, sentence, status
+from app.refusals.table import REFUSALS, SERVICE
 from engine.errors import ILLEGAL, MALFORMED, SENTENCES
 from engine.record import CODES as RECORD_CODES
 

@@ -13,7 +13,7 @@ import pytest
 import engine
 from app.__main__ import warm_up_pages
 from app.i18n import LANGUAGES, language
-from app.roomview import LogEntry, RoomView
+from app.reads.roomview import LogEntry, RoomView
 from app.ui.board import render_board
 from app.ui.cache import card_html, clear_caches, tile_html
 from app.ui.templates import environment_for

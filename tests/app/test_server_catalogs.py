@@ -19,11 +19,11 @@ from sqlalchemy import create_engine, text, update
 from starlette.websockets import WebSocketDisconnect
 
 import engine
-from app import catalogs, positions
 from app.db import make_engine, make_sessionmaker
 from app.main import create_app
 from app.migrate import downgrade, upgrade
 from app.models import Room
+from app.reads import catalogs, positions
 from app.settings import Settings
 from engine.catalogs import BUILT_IN_FILES, built_in_registry
 from tests.app.server_support import bearer, new_room, play

@@ -16,9 +16,9 @@ from sqlalchemy.orm import Session
 from starlette.testclient import WebSocketTestSession
 from websockets.sync.client import connect
 
-from app import catalogs
-from app.chatview import host_seat
 from app.models import Seat
+from app.reads import catalogs
+from app.reads.chatview import host_seat
 from app.services import rooms
 from app.services.chat import MAX_LENGTH, RATE_LIMIT, clean_text
 from bench.appserver import AppServer

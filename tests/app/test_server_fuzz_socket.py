@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from server_support import board_version, is_board
 from starlette.testclient import WebSocketTestSession
 
-from app.boardframes import WHOLE_BOARD_PLEASE
+from app.live.frames import WHOLE_BOARD_PLEASE
 from app.routes.ws import MAX_MESSAGE_BYTES, RATE_LIMIT
 
 messages = st.lists(

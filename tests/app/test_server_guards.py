@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from fastapi.testclient import TestClient
 from server_support import bearer, new_room
 
-from app.guards import MAX_BODY_BYTES, origin_allowed
+from app.edge.guards import MAX_BODY_BYTES, origin_allowed
 
 
 def test_bodies_over_16_kib_get_413(client: TestClient) -> None:

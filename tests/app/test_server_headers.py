@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from server_support import new_room, token_of
 
-from app.guards import origin_allowed
-from app.headers import CONTENT_SECURITY_POLICY
+from app.edge.guards import origin_allowed
+from app.edge.headers import CONTENT_SECURITY_POLICY
 from app.main import create_app
 from app.settings import Settings
 

@@ -17,11 +17,12 @@ from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocket
 
 import engine
-from app import notify, positions
-from app.boardframes import PATCH_PREFIX, BoardSummary, DrawnBoard, frame_of, part_hash
-from app.realtime import Hub
-from app.roomsockets import BoardGroup, HandOut, RoomSocket
-from app.roomview import RoomFacts, Viewer
+from app.live import notify
+from app.live.frames import PATCH_PREFIX, BoardSummary, DrawnBoard, frame_of, part_hash
+from app.live.hub import Hub
+from app.live.sockets import BoardGroup, HandOut, RoomSocket
+from app.reads import positions
+from app.reads.roomview import RoomFacts, Viewer
 from app.routes import ws
 from app.ui.board import drawing_order
 from tests.app.async_support import run_async
@@ -242,7 +243,7 @@ def test_a_failed_drawing_is_tried_again() -> None:
         return await board(socket)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("app.realtime.RETRY_DELAY", 0.01)
+        patch.setattr("app.live.hub.RETRY_DELAY", 0.01)
         assert run_async(scenario()) == "seat0@4"
 
 

@@ -14,9 +14,9 @@ from server_support import new_room
 from starlette import status
 from starlette.websockets import WebSocketDisconnect
 
-from app.limits import TOO_MANY_SOCKETS, TokenBucket
+from app.edge.limits import TOO_MANY_SOCKETS, TokenBucket
+from app.edge.protocol import HEADER_TIMEOUT
 from app.main import create_app
-from app.protocol import HEADER_TIMEOUT
 from app.settings import Settings
 from bench.appserver import AppServer
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app import catalogs
 from app.models import Move, Room
+from app.reads import catalogs
 from engine import replay, summary
 from engine.cli import random_game
 from engine.notation import record_text

@@ -12,8 +12,8 @@ from starlette import status
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from app.boardframes import PATCH_PREFIX, WHOLE_BOARD_PLEASE
 from app.deps import cookie_name
+from app.live.frames import PATCH_PREFIX, WHOLE_BOARD_PLEASE
 
 
 def ws_path(room: dict[str, Any], token: str | None = None) -> str:

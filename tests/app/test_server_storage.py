@@ -16,11 +16,11 @@ import pytest
 from sqlalchemy import create_engine, inspect, update
 
 import engine
-from app import gamelog, queries
 from app.db import close_engine, make_engine, make_sessionmaker
 from app.migrate import downgrade, upgrade
 from app.models import ServerProcess
-from app.roomview import Viewer
+from app.reads import gamelog, queries
+from app.reads.roomview import Viewer
 from app.services import moves, presence, rooms, seats
 from app.services.errors import InvalidLink, RoomNotFound, StaleVersion
 from bench.appserver import ROOT, free_port

@@ -18,10 +18,10 @@ from fastapi.testclient import TestClient
 from server_support import bearer, new_room, two_processes
 
 import engine
-from app import catalogs
 from app.db import make_engine, make_sessionmaker
-from app.positions import effective_of, own_moves_to_take_back, takeback_text
-from app.roomview import Viewer
+from app.reads import catalogs
+from app.reads.positions import effective_of, own_moves_to_take_back, takeback_text
+from app.reads.roomview import Viewer
 from app.services import moves, rooms, takeback
 from bench.appserver import AppServer
 from engine.record import read_record
@@ -160,7 +160,7 @@ def test_the_computer_accepts_unless_strong(database_url: str, level: str, agree
         with sessions() as session:
             assert takeback.ask_takeback(session, viewer=viewer) is agrees
         with sessions() as session:
-            from app.queries import room_summary
+            from app.reads.queries import room_summary
 
             summary = room_summary(session, room_id=created.room_id)
         expected = engine.new_game() if agrees else engine.apply(engine.new_game(), first)

@@ -12,10 +12,10 @@ from typing import cast
 from server_support import playing_facts, text_board
 from starlette.websockets import WebSocket
 
-from app.boardframes import BoardSummary, DrawnBoard
-from app.realtime import Hub
-from app.roomsockets import BoardGroup, HandOut, RoomSocket
-from app.roomview import RoomFacts, Viewer
+from app.live.frames import BoardSummary, DrawnBoard
+from app.live.hub import Hub
+from app.live.sockets import BoardGroup, HandOut, RoomSocket
+from app.reads.roomview import RoomFacts, Viewer
 from app.routes import ws
 from tests.app.async_support import run_async
 

@@ -6,8 +6,8 @@ import dataclasses
 import re
 
 import engine
-from app.positions import takeback_entry
-from app.roomview import LogEntry, RoomEventEntry, RoomView
+from app.reads.positions import takeback_entry
+from app.reads.roomview import LogEntry, RoomEventEntry, RoomView
 from app.ui.board import render_board, result_text, turn_text
 from app.ui.words import words_for
 from bench import games

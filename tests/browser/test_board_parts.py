@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import WebSocket, expect
 
-from app.boardframes import PATCH_PREFIX, WHOLE_BOARD_PLEASE
+from app.live.frames import PATCH_PREFIX, WHOLE_BOARD_PLEASE
 
 from .conftest import Server
 from .tablepage import Table, everyone_sees, room_id_of, start_room

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 import engine
-from app.positions import effective_of
+from app.reads.positions import effective_of
 from bench.appserver import AppServer
 
 from .conftest import Server

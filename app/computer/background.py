@@ -2,8 +2,8 @@
 
 `RoomTasks` keeps at most one asyncio task per room (the computer's turn, a game's analysis);
 `spawn_pool` starts a process pool the safe way for a threaded server and `shut_down` stops one
-from the event loop. Both the computer player (`app.computer`) and the analysis runner
-(`app.analysis_jobs`) are built on them.
+from the event loop. Both the computer player (`app.computer.player`) and the analysis runner
+(`app.computer.analysis`) are built on them.
 """
 
 from __future__ import annotations

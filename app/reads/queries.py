@@ -2,7 +2,7 @@
 
 Each read is a keyword-only function taking a SQLAlchemy `Session` and ends its transaction
 (a rollback) before it returns; `RoomNotFound` when the room does not exist. Positions come
-from the replay cache (`app.positions`). `room_view` is the pure part: one room as one viewer
+from the replay cache (`app.reads.positions`). `room_view` is the pure part: one room as one viewer
 sees it, from the facts every viewer shares and the position.
 """
 
@@ -17,10 +17,11 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 import engine
-from app.links import invite_link, review_link, seat_link, spectator_link
+from app.edge.links import invite_link, review_link, seat_link, spectator_link
+from app.edge.tokens import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.models import Connection, Link, RematchOffer, Room, RoomEvent, Seat, ServerProcess
-from app.positions import position
-from app.roomview import (
+from app.reads.positions import position
+from app.reads.roomview import (
     Ending,
     LogEntry,
     RematchInfo,
@@ -29,7 +30,6 @@ from app.roomview import (
     RoomView,
     Viewer,
 )
-from app.security import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.services.errors import RoomNotFound
 from app.services.presence import absent_seats
 
@@ -180,7 +180,7 @@ def load_room_view(
     presence_timeout: float = 30.0,
     absent_after: float = 180.0,
 ) -> RoomView:
-    """Everything needed to draw the room for `viewer` (see `app.roomview`)."""
+    """Everything needed to draw the room for `viewer` (see `app.reads.roomview`)."""
     try:
         room = room_row(session, viewer.room_id)
         facts = _facts(session, room, presence_timeout, absent_after)

@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 
 import engine
 from app.deps import COOKIE_PREFIX
+from app.edge.tokens import looks_like_token, token_hash
 from app.models import Room, Seat
-from app.security import looks_like_token, token_hash
 
 #: The most games listed (the newest first).
 SHOWN = 20

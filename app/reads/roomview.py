@@ -1,6 +1,6 @@
 """Everything a page or a socket needs to draw one room for one viewer.
 
-`app.queries.load_room_view` builds a `RoomView`; `app.ui.board.render_board` turns it into HTML.
+`app.reads.queries.load_room_view` builds a `RoomView`; `app.ui.board.render_board` turns it into HTML.
 A view is the room's `RoomFacts` (the same for every viewer: one database read serves all the
 sockets of a room) plus the position and what only this viewer sees (its own links). All of
 them are frozen values: safe to hand to a template, another thread or a cache.

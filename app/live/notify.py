@@ -2,7 +2,7 @@
 
 In this process the writer calls a `Publisher` (the hub) after its commit. Across processes,
 on PostgreSQL, the writer queues a `NOTIFY` on `CHANNEL` inside its transaction (PostgreSQL
-delivers it only once the commit succeeded) and every process LISTENs (`app.realtime`).
+delivers it only once the commit succeeded) and every process LISTENs (`app.live.hub`).
 
 The payload is "R V seat move" after a move (the canonical move rides along, so the other
 processes can advance their cached position without reading the log), "R V" when the move is

@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from app import analyses
-from app.background import RoomTasks, shut_down, spawn_pool
+from app.computer.background import RoomTasks, shut_down, spawn_pool
+from app.reads import analyses
 from app.services.analyses import record_progress
 from engine.analysis import HORIZON, ITERATIONS, TurnReview, review_turn, turns_of
 

@@ -1,5 +1,5 @@
 """Every refusal code with its HTTP status and its words: the engine's, the services' and the game
-records'. `app.refusals` puts them into a viewer's language and into the JSON API's answers.
+records'. `app.refusals.answers` puts them into a viewer's language and into the JSON API's answers.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .i18n import Language
+from app.i18n import Language
 
 Plural = Callable[[Language, dict[str, str], Mapping[str, Any]], str]
 """Renders a refusal whose sentence has a plural form: the language, the params put into words, and

@@ -1,7 +1,7 @@
 """What the computer's bot processes run: the bots' choice of a move, and the warm-up.
 
 This module imports the rules engine and nothing of the web server, so a bot process started
-with "spawn" (`app.background.spawn_pool`) imports only what it needs: it starts in about a
+with "spawn" (`app.computer.background.spawn_pool`) imports only what it needs: it starts in about a
 tenth of a second instead of seconds. (A spawned child also imports the parent's main module,
 `app.__main__`, which therefore imports the server only inside its `main()`.)
 """

@@ -11,7 +11,7 @@ only one move is applied and the other gets the original answer back; a stale ve
 else moved first) is read again quietly. A turn may start with sells, so the computer keeps
 playing until the turn has passed.
 
-The bots never run on the event loop: each strength thinks in a lane of its own (`app.lanes`),
+The bots never run on the event loop: each strength thinks in a lane of its own (`app.computer.lanes`),
 the easy bot in worker threads, the normal and strong bots in bot processes, so a queue of
 strong searches never delays a quick move; while a room waits in the strong queue its table
 says how many games are ahead. On start the server resumes every room left on the computer's
@@ -32,12 +32,12 @@ from typing import Any, TypeVar
 from sqlalchemy.orm import Session, sessionmaker
 
 import engine
-from app import queries
-from app.background import RoomTasks
-from app.bots import think, warm_up
-from app.lanes import Lanes
-from app.notify import Publisher
-from app.realtime import Hub
+from app.computer.background import RoomTasks
+from app.computer.bots import think, warm_up
+from app.computer.lanes import Lanes
+from app.live.hub import Hub
+from app.live.notify import Publisher
+from app.reads import queries
 from app.services import moves
 from app.services.errors import ClientMoveIdReused, NotYourTurn, RoomNotFound, StaleVersion
 

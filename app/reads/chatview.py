@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import ChatMessage, ChatSettings, Room, Seat
-from app.roomview import Viewer
+from app.reads.roomview import Viewer
 from app.services.errors import RoomNotFound
 
 Channel = Literal["players", "spectators"]

@@ -1,5 +1,5 @@
 """The reads of a room's log: its moves, its happenings, its catalog, how its game began, and
-the whole game as a record (export, review, analysis). Like `app.queries`, each read ends its
+the whole game as a record (export, review, analysis). Like `app.reads.queries`, each read ends its
 transaction before it returns, and a missing room is `RoomNotFound`.
 """
 
@@ -12,10 +12,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app import catalogs
 from app.models import Move
-from app.positions import effective_of
-from app.queries import ending_of, room_events, room_row
+from app.reads import catalogs
+from app.reads.positions import effective_of
+from app.reads.queries import ending_of, room_events, room_row
 from engine.record import GameRecord, RecordEnding
 
 

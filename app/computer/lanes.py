@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TypeVar
 
-from app.background import spawn_pool
+from app.computer.background import spawn_pool
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)

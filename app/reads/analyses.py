@@ -15,9 +15,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app import catalogs
-from app.gamelog import canonical_log
 from app.models import Analysis, Room
+from app.reads import catalogs
+from app.reads.gamelog import canonical_log
 from engine import Catalog
 from engine.analysis import TurnReview
 

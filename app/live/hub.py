@@ -9,19 +9,19 @@ message: the mover's own board comes this way too), then the spectators. So a mo
 read and a render per distinct viewer, not a read and a render per socket, and the player
 waiting for the move does not wait for the other boards (nor for the answer to the page's
 post, which waits until the move's boards went out: `Hub.wait_for_boards`). The read itself is
-small: the position comes from the position cache (`app.positions`), and the room's facts
+small: the position comes from the position cache (`app.reads.positions`), and the room's facts
 (seats, presence, rematch) are only read again after a change that was not a move.
 
 On SQLite one process serves everything and `Hub.room_changed` is the whole story. On PostgreSQL
 several processes may serve one room: a write queues a `NOTIFY` inside its transaction
-(PostgreSQL delivers it only after the commit; the message format is `app.notify`) and every
+(PostgreSQL delivers it only after the commit; the message format is `app.live.notify`) and every
 process runs `Hub.listen_postgres`, which wakes the local feed of that room.
 
 A room's chat travels the same way beside its boards: "the chat of room R changed" wakes the
-room's chat feed, which reads the chat once and draws it once per `ChatGroup` (app.chatview);
+room's chat feed, which reads the chat once and draws it once per `ChatGroup` (app.reads.chatview);
 a socket holds only the newest chat it has not sent, as it does its board.
 
-A board is drawn in parts (`app.boardframes`). The feed keeps, per group, only the digests of
+A board is drawn in parts (`app.live.frames`). The feed keeps, per group, only the digests of
 the last board it drew; each socket keeps only the frame of the last board it was sent. A socket
 that was sent the group's previous board gets a patch (the parts that changed), any other gets
 the whole board: on connect, after it skipped a board, or when its page asked for it
@@ -45,11 +45,11 @@ import psycopg
 from sqlalchemy import make_url
 from starlette.websockets import WebSocket
 
-from app import notify
-from app.boardframes import BoardSummary, DrawnBoard, Offer
-from app.positions import remember_move
-from app.roomsockets import BoardGroup, BoardMaker, ChatMaker, RoomSocket
-from app.roomview import RoomFacts
+from app.live import notify
+from app.live.frames import BoardSummary, DrawnBoard, Offer
+from app.live.sockets import BoardGroup, BoardMaker, ChatMaker, RoomSocket
+from app.reads.positions import remember_move
+from app.reads.roomview import RoomFacts
 from app.services.seats import forget_seat_tokens
 
 log = logging.getLogger(__name__)
@@ -332,7 +332,7 @@ class Hub:
             await asyncio.sleep(retry_delay)
 
     def _on_notify(self, payload: str) -> None:
-        """A notification from any process (see `app.notify`): follow the move, wake the feed."""
+        """A notification from any process (see `app.live.notify`): follow the move, wake the feed."""
         note = notify.decode(payload)
         if note.seats_changed:
             forget_seat_tokens(note.room_id)

@@ -1,9 +1,9 @@
-"""What the room hub (`app.realtime`) knows of the pages watching a room.
+"""What the room hub (`app.live.hub`) knows of the pages watching a room.
 
-`BoardGroup` gathers the viewers who see the very same board (and `ChatGroup`, app.chatview, the
+`BoardGroup` gathers the viewers who see the very same board (and `ChatGroup`, app.reads.chatview, the
 same chat); `RoomSocket` is one open page's socket: the newest board and chat it has not sent
 yet, and the frame of the last board it was sent, which decides whether the next one can go as a
-patch (`app.boardframes`). `BoardMaker` and `ChatMaker` are the shapes of the functions that draw
+patch (`app.live.frames`). `BoardMaker` and `ChatMaker` are the shapes of the functions that draw
 a room's boards and chat for the hub (`app.ui.board`, `app.ui.chat`).
 """
 
@@ -15,9 +15,9 @@ from dataclasses import dataclass, replace
 
 from starlette.websockets import WebSocket
 
-from app.boardframes import BoardSummary, DrawnBoard, Offer
-from app.chatview import ChatGroup
-from app.roomview import RoomFacts, Viewer
+from app.live.frames import BoardSummary, DrawnBoard, Offer
+from app.reads.chatview import ChatGroup
+from app.reads.roomview import RoomFacts, Viewer
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The addresses of a room's capability links (the tokens themselves: `app.security`)."""
+"""The addresses of a room's capability links (the tokens themselves: `app.edge.tokens`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Refusals at the edge: every error code -> its HTTP status and its sentence in the viewer's language.
 
 The engine refuses a move with a code and JSON params (``IllegalMove`` / ``MalformedMove``, listed
-in docs/engine-api.md); the services refuse a request with a code of their own (``SERVICE`` in `app.refusal_table`,
+in docs/engine-api.md); the services refuse a request with a code of their own (``SERVICE`` in `app.refusals.table`,
 raised as a `ServiceError`); a game record is refused with one of ``engine.record.CODES``.
 ``REFUSALS`` there holds them all, one entry per code, and its status is the same for the JSON API
 and the pages (whose htmx config swaps 403, 409 and 422 into the panel). :func:`sentence` puts a
@@ -16,12 +16,11 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from app import catalogs
+from app.reads import catalogs
+from app.refusals.table import REFUSALS
+from app.services.errors import ServiceError
+from app.ui.words import AMOUNT_ORDER, GOODS, words_for
 from engine import Catalog
-
-from .refusal_table import REFUSALS
-from .services.errors import ServiceError
-from .ui.words import AMOUNT_ORDER, GOODS, words_for
 
 
 def status(code: str) -> int:

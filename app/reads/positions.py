@@ -5,7 +5,7 @@ The log holds the engine's moves and, agreed by both players, *takebacks*: a row
 rewritten). Replaying the log applies the moves and, at a takeback, goes back to the position
 before those `n` moves; `effective_of` gives the moves in force, the game as it stands.
 
-The start is the new game of the room's own catalog (`app.catalogs.of_room`).
+The start is the new game of the room's own catalog (`app.reads.catalogs.of_room`).
 
 Each process keeps the latest replayed position of each room it served (`positions`, an LRU).
 The log is append-only, so a position cached at version V stays true for ever and a newer
@@ -26,9 +26,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
-from app import catalogs
 from app.models import Move, Room
-from app.roomview import LogEntry
+from app.reads import catalogs
+from app.reads.roomview import LogEntry
 
 V = TypeVar("V")
 
@@ -199,7 +199,7 @@ def position(session: Session, room_id: str, version: int) -> Position:
 
 
 def room_catalog(session: Session, room_id: str, cached: Position | None) -> engine.Catalog:
-    """The catalog the room is pinned to (`app.catalogs`): its numbers never change."""
+    """The catalog the room is pinned to (`app.reads.catalogs`): its numbers never change."""
     if cached is not None:
         return cached.state.catalog
     room = session.get(Room, room_id)

@@ -1,0 +1,1 @@
+"""The computer player, its fair queue, the bot processes, background tasks and the analysis runner."""

@@ -1,0 +1,1 @@
+"""Refusals: each code, its HTTP status and its sentence in each language."""

@@ -87,7 +87,8 @@ async def share_run(
             for room in rooms
             for slot, token in enumerate((*room.tokens, room.spectator))
         ]
-        await wait_connected(rooms, timeout=180)
+        # Thousands of first boards drawn at once take a busy server minutes.
+        await wait_connected(rooms, timeout=max(180.0, 0.3 * len(rooms)))
         with collector_paused():
             pipe.send(("connected", None))
             await told(pipe, "play")

@@ -1,33 +1,35 @@
-"""A bare server on the app's stack, to measure the app against in the same run (bench/load.py).
+"""A bare server on the app's stack: the least a correct server must do per move, to measure the
+app against in the same run (bench/load.py --against-baseline).
 
 It speaks the protocol bench/load.py drives (the JSON API's rooms, invites and moves, the page's
-move form, the room sockets) on the same stack as the app: FastAPI, SQLAlchemy with psycopg (or
-SQLite), uvicorn's WebSockets with the app's permessage-deflate settings (`app.edge.wsdeflate`, the
-same WS_DEFLATE* variables) and the same limits and HTTP keep-alive (KEEP_ALIVE_TIMEOUT), GZip on HTTP answers. What it leaves out is the game: no rules engine, no templates, no per-viewer boards.
+move form, the room sockets) on the app's stack: FastAPI, uvicorn with the app's HTTP protocol
+(`app.edge.protocol`), WebSockets with the app's permessage-deflate settings and limits, GZip on HTTP
+answers, the app's database engine and pool (`app.db.make_engine`) and its garbage-collector
+settings (`app.__main__.tune_garbage_collector`), all read from the app's own code.
 
-A move is one durable transaction (the room's row locked, the move inserted, the version bumped,
-a NOTIFY queued on PostgreSQL, commit), then one fixed update of the app's median update size
-(`BOARD`, a real update of the app, the changed parts of a board, with its version put in)
-pushed to the room's sockets. On
-PostgreSQL several processes share the rooms through LISTEN/NOTIFY, as the app's do.
+A move is what any correct server of the game must do: parse the move and apply it with the
+rules engine to the room's position (kept per process, as the app keeps it; the log replayed when
+it is not known), in one transaction that locks the room's row, inserts the move, bumps the
+version and queues a NOTIFY that carries the move (PostgreSQL; the other processes advance their
+position with it), then one update pushed to each of the room's sockets: `baseline_patch.html`,
+the app's median update after a move, with its version put in. The page's form is answered with
+`baseline_answer.html`, the app's median answer to a played move. What it leaves out is
+everything else: no per-viewer boards, no templates, no room life, no computer player. Both
+files are drawn by today's app: `bench/baseline_payloads.py` rewrites them and prints their size.
 
     DATABASE_URL=postgresql+psycopg://postgres@127.0.0.1:5432/db PORT=8001 .venv/bin/python bench/baseline.py
-    .venv/bin/python bench/baseline.py --write-board    # redraw BOARD with the app (once)
 
 Settings come from the environment as the app's do: DATABASE_URL (default: SQLite under
-DATA_DIR), HOST, PORT. Any move is accepted (there are no rules); a stale version gets 409.
+DATA_DIR), HOST, PORT, KEEP_ALIVE_TIMEOUT, WS_*. A stale version gets 409, a move the engine
+cannot read 400, a move it does not allow (or out of turn) 422, as the app answers them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import os
-import secrets
 import sys
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -36,68 +38,34 @@ import psycopg
 import uvicorn
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Connection,
-    DateTime,
-    Engine,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    event,
-    make_url,
-    select,
-    text,
-    update,
-)
+from sqlalchemy import make_url, text
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.websockets import WebSocketDisconnect
 
-#: An update of the app as a socket sends it, of the median size over three random games
-#: (25.8 KB: the parts of the board a move changed, for every position and viewer, in English).
-BOARD_FILE = Path(__file__).with_name("baseline_board.html")
-VERSION_MARK = 'data-version="'
-PATCH_VERSION_MARK = '"version":"'
-CHANNEL = "inland_port_baseline"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from baseline_store import CHANNEL, Positions, Refused, Store  # noqa: E402
+
+from app.__main__ import tune_garbage_collector, websocket_protocol_for  # noqa: E402
+from app.edge.protocol import HeaderDeadlineProtocol  # noqa: E402
+from app.routes.ws import MAX_MESSAGE_BYTES  # noqa: E402
+from app.settings import Settings  # noqa: E402
+
+#: The app's median update after a move, and its median answer to the page's move form.
+PATCH_FILE = Path(__file__).with_name("baseline_patch.html")
+ANSWER_FILE = Path(__file__).with_name("baseline_answer.html")
+VERSION_MARKS = ('"version":"', 'data-version="')
 COOKIE_PREFIX = "ip_"
-#: The app's socket limits (app.routes.ws, app.__main__).
-MAX_MESSAGE_BYTES = 8 * 1024
 SEND_TIMEOUT = 10.0
 
-metadata = MetaData()
-rooms = Table(
-    "baseline_rooms",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("version", Integer, nullable=False),
-    Column("seat0", String(64), nullable=False),
-    Column("seat1", String(64)),
-    Column("spectator", String(64), nullable=False),
-    Column("invite", String(64), nullable=False, unique=True),
-    Column("invite_used", Boolean, nullable=False),
-)
-moves = Table(
-    "baseline_moves",
-    metadata,
-    Column("room_id", String(32), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("seat", Integer, nullable=False),
-    Column("move", Text, nullable=False),
-    Column("client_move_id", String(64), nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-)
 
-
-class Board:
-    """The fixed update with a version put in: cut once at its version, joined per send."""
+class Versioned:
+    """A fixed text with a version put in: cut once at its first version mark, joined per send."""
 
     def __init__(self, html: str) -> None:
-        mark = PATCH_VERSION_MARK if html.startswith("<!--board-patch ") else VERSION_MARK
+        mark = next(mark for mark in VERSION_MARKS if mark in html)
         start = html.index(mark) + len(mark)
         end = html.index('"', start)
         self.head, self.tail = html[:start], html[end:]
@@ -129,8 +97,9 @@ class Socket:
 class Hub:
     """The sockets of each room in this process and the newest version handed to them."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, positions: Positions) -> None:
         self.loop = loop
+        self.positions = positions
         self.sockets: dict[str, set[Socket]] = {}
         self.delivered: dict[str, int] = {}
 
@@ -142,9 +111,12 @@ class Hub:
         for socket in self.sockets[room_id]:
             socket.offer(version)
 
-    def published(self, room_id: str, version: int) -> None:
-        """After a commit, from a worker thread."""
-        self.loop.call_soon_threadsafe(self.deliver, room_id, version)
+    def notified(self, payload: str) -> None:
+        """Another process's move: "room version move"."""
+        room_id, version_text, move = payload.split(" ", 2)
+        version = int(version_text)
+        self.positions.advance(room_id, version, move)
+        self.deliver(room_id, version)
 
     async def listen(self, database_url: str) -> None:
         conninfo = make_url(database_url).set(drivername="postgresql").render_as_string(False)
@@ -155,8 +127,7 @@ class Hub:
                 ) as connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     async for note in connection.notifies():
-                        room_id, _, version = note.payload.partition(" ")
-                        self.deliver(room_id, int(version))
+                        self.notified(note.payload)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # the benchmark's errors show it; keep serving
@@ -164,299 +135,162 @@ class Hub:
                 await asyncio.sleep(1.0)
 
 
-def make_engine(url: str) -> Engine:
-    """As the app's (app.db): WAL and full sync on SQLite, a pool of 20 + 20 on PostgreSQL."""
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=FULL")
-            cursor.close()
-
-        return engine
-    return create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+def bearer(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token if scheme.lower() == "bearer" else None
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def seat_of(room: Any, token: str | None) -> int | None:
-    """0 or 1 for a player's token, 2 for the spectator's, None for anything else."""
-    if not token:
-        return None
-    for seat, held in enumerate((room.seat0, room.seat1, room.spectator)):
-        if held is not None and secrets.compare_digest(held, token):
-            return seat
-    return None
-
-
-def create_app(database_url: str, board: Board) -> FastAPI:
-    engine = make_engine(database_url)
-    postgres = engine.dialect.name == "postgresql"
-    metadata.create_all(engine)
+def create_app(database_url: str, patch: Versioned, answer: Versioned) -> FastAPI:
+    store = Store(database_url)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.hub = Hub(asyncio.get_running_loop())
-        listener = asyncio.create_task(app.state.hub.listen(database_url)) if postgres else None
+        app.state.hub = Hub(asyncio.get_running_loop(), store.positions)
+        listening = store.postgres
+        listener = asyncio.create_task(app.state.hub.listen(database_url)) if listening else None
         yield
         if listener is not None:
             listener.cancel()
-        engine.dispose()
+        store.engine.dispose()
 
     app = FastAPI(lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
+    add_api_routes(app, store)
+    add_page_and_socket_routes(app, store, patch, answer)
+    return app
 
-    def hub() -> Hub:
-        hub: Hub = app.state.hub
-        return hub
 
-    def lock_room(connection: Connection, room_id: str) -> Any:
-        """The room's row, locked for the rest of the transaction."""
-        if not postgres:  # SQLite: the write lock, as the app's room lock takes it
-            connection.execute(
-                update(rooms).where(rooms.c.id == room_id).values(version=rooms.c.version)
-            )
-            return connection.execute(select(rooms).where(rooms.c.id == room_id)).first()
-        return connection.execute(
-            select(rooms).where(rooms.c.id == room_id).with_for_update()
-        ).first()
+async def played(app: FastAPI, store: Store, room_id: str, *args: Any) -> int:
+    """`Store.play` in a worker thread, then its version handed to this process's sockets."""
+    version = await run_in_threadpool(store.play, room_id, *args)
+    app.state.hub.deliver(room_id, version)
+    return version
 
-    def play(room_id: str, token: str | None, version: Any, move: str, client_move_id: str) -> int:
-        """One move in one transaction: the new version, or -1 - the room's version when
-        `version` is stale. KeyError: no such room; PermissionError: not a player's token."""
-        with engine.begin() as connection:
-            room = lock_room(connection, room_id)
-            if room is None:
-                raise KeyError(room_id)
-            seat = seat_of(room, token)
-            if seat not in (0, 1):
-                raise PermissionError(room_id)
-            if version != room.version:
-                return -1 - int(room.version)
-            connection.execute(
-                moves.insert().values(
-                    room_id=room_id,
-                    seq=room.version,
-                    seat=seat,
-                    move=move,
-                    client_move_id=client_move_id,
-                    created_at=datetime.now(UTC),
-                )
-            )
-            new_version = room.version + 1
-            connection.execute(
-                update(rooms).where(rooms.c.id == room_id).values(version=new_version)
-            )
-            if postgres:
-                connection.execute(
-                    text("SELECT pg_notify(:channel, :payload)"),
-                    {"channel": CHANNEL, "payload": f"{room_id} {new_version}"},
-                )
-        hub().published(room_id, new_version)
-        return new_version
 
-    def bearer(request: Request) -> str | None:
-        scheme, _, token = request.headers.get("authorization", "").partition(" ")
-        return token if scheme.lower() == "bearer" else None
-
+def add_api_routes(app: FastAPI, store: Store) -> None:
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
-        with engine.connect() as connection:
+        with store.engine.connect() as connection:
             connection.execute(text("SELECT 1"))
         return {"status": "ok"}
 
     @app.post("/api/rooms", status_code=201)
     def create_room(request: Request) -> dict[str, Any]:
-        room_id, seat0, spectator, invite = secrets.token_hex(11), *(new_token() for _ in "abc")
-        with engine.begin() as connection:
-            connection.execute(
-                rooms.insert().values(
-                    id=room_id,
-                    version=0,
-                    seat0=seat0,
-                    spectator=spectator,
-                    invite=invite,
-                    invite_used=False,
-                )
-            )
+        made = store.create_room()
         base = str(request.base_url).rstrip("/")
         return {
-            "room": room_id,
+            "room": made["room"],
             "seat": 0,
-            "token": seat0,
-            "invite_link": f"{base}/i/{invite}",
-            "spectator_link": f"{base}/w/{spectator}",
+            "token": made["token"],
+            "invite_link": f"{base}/i/{made['invite']}",
+            "spectator_link": f"{base}/w/{made['spectator']}",
             "version": 0,
         }
 
     @app.post("/api/invites/{invite}", response_model=None)
     def claim_invite(invite: str) -> dict[str, Any] | JSONResponse:
-        token = new_token()
-        with engine.begin() as connection:
-            room_id = connection.execute(
-                update(rooms)
-                .where(rooms.c.invite == invite, rooms.c.invite_used.is_(False))
-                .values(invite_used=True, seat1=token)
-                .returning(rooms.c.id)
-            ).scalar()
+        room_id, token = store.claim_invite(invite)
         if room_id is None:
             return JSONResponse({"detail": "no such invite"}, status_code=404)
         return {"room": room_id, "seat": 1, "token": token}
 
-    def read_room(room_id: str, token: str | None) -> Any:
-        with engine.connect() as connection:
-            room = connection.execute(select(rooms).where(rooms.c.id == room_id)).first()
-        return room if room is not None and seat_of(room, token) is not None else None
-
     @app.get("/api/rooms/{room_id}", response_model=None)
     def get_room(room_id: str, request: Request) -> dict[str, Any] | JSONResponse:
-        room = read_room(room_id, bearer(request))
+        room = store.read_room(room_id, bearer(request))
         if room is None:
             return JSONResponse({"detail": "no access"}, status_code=403)
         return {"room": room_id, "version": room.version}
 
     @app.get("/api/rooms/{room_id}/moves", response_model=None)
     def get_moves(room_id: str, request: Request) -> dict[str, Any] | JSONResponse:
-        if read_room(room_id, bearer(request)) is None:
+        if store.read_room(room_id, bearer(request)) is None:
             return JSONResponse({"detail": "no access"}, status_code=403)
-        with engine.connect() as connection:
-            rows = connection.execute(
-                select(moves.c.seq, moves.c.seat, moves.c.move)
-                .where(moves.c.room_id == room_id)
-                .order_by(moves.c.seq)
-            ).all()
-        return {"moves": [{"seq": r.seq, "seat": r.seat, "move": json.loads(r.move)} for r in rows]}
+        return {"moves": store.logged(room_id)}
 
     @app.post("/api/rooms/{room_id}/moves", response_model=None)
     async def post_move(room_id: str, request: Request) -> dict[str, Any] | JSONResponse:
         body = await request.json()
-        move = body.get("move")
+        args = (bearer(request), body.get("version"), body.get("move"))
         try:
-            version = await run_in_threadpool(
-                play,
-                room_id,
-                bearer(request),
-                body.get("version"),
-                json.dumps(move, sort_keys=True, separators=(",", ":")),
-                str(body.get("client_move_id", "")),
-            )
+            version = await played(app, store, room_id, *args, str(body.get("client_move_id")))
         except (KeyError, PermissionError):
             return JSONResponse({"detail": "no access"}, status_code=403)
-        if version < 0:
-            return JSONResponse({"code": "stale", "version": -1 - version}, status_code=409)
+        except Refused as refused:
+            body = {"code": refused.code, "version": refused.version}
+            return JSONResponse(body, status_code=refused.status)
         return {"version": version}
 
+
+def add_page_and_socket_routes(
+    app: FastAPI, store: Store, patch: Versioned, answer: Versioned
+) -> None:
     @app.post("/rooms/{room_id}/moves")
     async def post_move_form(room_id: str, request: Request) -> HTMLResponse:
-        """The page's form: answered with the fresh board, as the app's panel answer carries it."""
+        """The page's form, answered as the app answers a played move: the panel's message."""
         form = dict(parse_qsl((await request.body()).decode("utf-8", "replace")))
         token = request.cookies.get(COOKIE_PREFIX + room_id)
         number = form.get("version", "")
+        version = int(number) if number.isdigit() else -1
+        move, move_id = form.get("move", ""), form.get("client_move_id", "")
         try:
-            version = await run_in_threadpool(
-                play,
-                room_id,
-                token,
-                int(number) if number.isdigit() else -1,
-                form.get("move", ""),
-                form.get("client_move_id", ""),
-            )
+            version = await played(app, store, room_id, token, version, move, move_id)
         except (KeyError, PermissionError):
             return HTMLResponse("<p>This room needs a link.</p>", status_code=403)
-        if version < 0:
-            return HTMLResponse(board.at(-1 - version), status_code=409)
-        return HTMLResponse(board.at(version))
+        except Refused as refused:
+            return HTMLResponse(answer.at(refused.version), status_code=refused.status)
+        return HTMLResponse(answer.at(version))
 
     @app.websocket("/ws/rooms/{room_id}")
     async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
-        room = await run_in_threadpool(read_room, room_id, token)
+        room = await run_in_threadpool(store.read_room, room_id, token)
         if room is None:
             await websocket.close(code=1008)
             return
         await websocket.accept()
         socket = Socket(websocket)
-        local = hub()
-        local.sockets.setdefault(room_id, set()).add(socket)
-        socket.offer(max(room.version, local.delivered.get(room_id, -1)))
-        sender = asyncio.create_task(send_boards(socket))
+        hub: Hub = app.state.hub
+        hub.sockets.setdefault(room_id, set()).add(socket)
+        socket.offer(max(room.version, hub.delivered.get(room_id, -1)))
+        sender = asyncio.create_task(send_updates(socket, patch))
         try:
             while (await websocket.receive())["type"] != "websocket.disconnect":
                 pass
         finally:
             sender.cancel()
-            watching = local.sockets.get(room_id, set())
+            watching = hub.sockets.get(room_id, set())
             watching.discard(socket)
             if not watching:
-                local.sockets.pop(room_id, None)
-                local.delivered.pop(room_id, None)
-
-    async def send_boards(socket: Socket) -> None:
-        while True:
-            version = await socket.next_version()
-            try:
-                await asyncio.wait_for(socket.websocket.send_text(board.at(version)), SEND_TIMEOUT)
-            except (TimeoutError, WebSocketDisconnect, RuntimeError):
-                return
-
-    return app
+                hub.sockets.pop(room_id, None)
+                hub.delivered.pop(room_id, None)
 
 
-def write_board() -> None:
-    """Write the update of the median size over three seeded random games as the app's sockets
-    send them: each viewer's whole board first, then only the parts each move changed."""
-    import random
-    import statistics
-
-    sys.path.insert(0, str(BOARD_FILE.parent.parent))
-    sys.path.insert(0, str(BOARD_FILE.parent))
-    from games import positions, sample_view
-
-    from app.ui.board import draw_board
-
-    updates = []
-    for seed in (1, 2, 3):
-        game = positions(400, random.Random(seed).choice)
-        for seat in (0, 1, None):
-            before = None
-            for state, log in game:
-                view = sample_view("r" * 22, state, log, seat, base_url="http://127.0.0.1:8000")
-                board = draw_board(view, lang="en")
-                if before is not None:
-                    updates.append(board.patch(before) or board.whole())
-                before = board.summary()
-    median = statistics.median_low(len(u.encode()) for u in updates)
-    BOARD_FILE.write_text(next(u for u in updates if len(u.encode()) == median))
-    print(f"{BOARD_FILE}: {median} bytes, the median of {len(updates)} updates")
+async def send_updates(socket: Socket, patch: Versioned) -> None:
+    while True:
+        version = await socket.next_version()
+        try:
+            await asyncio.wait_for(socket.websocket.send_text(patch.at(version)), SEND_TIMEOUT)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            return
 
 
 def main() -> None:
-    if "--write-board" in sys.argv[1:]:
-        write_board()
-        return
-    data_dir = Path(os.environ.get("DATA_DIR", "data"))
-    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{data_dir / 'baseline.sqlite3'}"
-    if database_url.startswith("sqlite"):
-        data_dir.mkdir(parents=True, exist_ok=True)
-    app = create_app(database_url, Board(BOARD_FILE.read_text()))
-    sys.path.insert(0, str(BOARD_FILE.parent.parent))
-    from app.__main__ import websocket_protocol_for
-    from app.settings import Settings
-
     settings = Settings()
+    database_url = settings.database_url or f"sqlite:///{settings.data_dir / 'baseline.sqlite3'}"
+    if database_url.startswith("sqlite"):
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    patch, answer = Versioned(PATCH_FILE.read_text()), Versioned(ANSWER_FILE.read_text())
+    app = create_app(database_url, patch, answer)
+    tune_garbage_collector()
     uvicorn.run(
         app,
-        host=os.environ.get("HOST", "127.0.0.1"),
-        port=int(os.environ.get("PORT", "8001")),
+        host=settings.host,
+        port=settings.port,
         timeout_keep_alive=settings.keep_alive_timeout,
         ws_max_size=MAX_MESSAGE_BYTES,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
+        ws_ping_interval=settings.ws_ping_interval,
+        ws_ping_timeout=settings.ws_ping_timeout,
         log_level="warning",
+        http=HeaderDeadlineProtocol,
         ws=websocket_protocol_for(settings),
     )
 

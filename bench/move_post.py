@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fastapi.testclient import TestClient
 
 import engine
-from app.deps import cookie_name
+from app.edge.cookies import cookie_name
 from app.main import create_app
 from app.migrate import upgrade
 from app.settings import Settings

@@ -32,7 +32,7 @@ from playwright.sync_api import Page, Response, WebSocket, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from chromium import CHROMIUM, CHROMIUM_ARGS
-from load import start_servers, stop_servers
+from load_servers import start_servers, stop_servers
 
 TARGET_KB = 150
 

@@ -44,7 +44,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.load import Room, Server, create_room, free_port, wait_healthy, watch
+from bench.load_client import Room, create_room, watch
+from bench.load_servers import Server, free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The server-side wrapper: tracemalloc on, SIGUSR1 collects and writes a snapshot.

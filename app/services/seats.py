@@ -147,7 +147,8 @@ def reissue_seat_link(
     session: Session, *, viewer: Viewer, base_url: str, publisher: Publisher | None = None
 ) -> str:
     """The host gives the other seat a new token and gets its new seat link, for a guest who
-    lost theirs. The old link stops opening the seat at once; the room's log records it.
+    lost theirs. The old link stops opening the seat at once; the room's log records it; the
+    seat's absence clock starts again (and again when the new link is first used).
 
     Only the host may (`ReissueRefused` "not_the_host"), and only for a seat a person holds
     (`ReissueRefused` "no_seat_to_reissue": still offered by the invite, or the computer's).
@@ -163,6 +164,8 @@ def reissue_seat_link(
             raise ReissueRefused("no_seat_to_reissue")
         token = new_token()
         seat.token_hash = token_hash(token)
+        # The absence clock starts again: a new link cannot make its holder look gone at once.
+        seat.last_seen_at = now()
         session.add(
             Link(
                 token_hash=token_hash(spectator_token_for(token)),

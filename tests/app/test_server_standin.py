@@ -225,3 +225,16 @@ def test_a_player_who_plays_through_the_api_is_not_absent(quick: TestClient) -> 
     claim = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
     assert claim.status_code == 200 and claim.json()["ending"] == "claimed"
     assert state(quick, room_id, guest)["result"]["ending"]["kind"] == "claimed"
+
+
+def test_a_new_link_for_the_opponent_restarts_their_absence_clock(quick: TestClient) -> None:
+    """The host cannot take the opponent's link away and claim at once: the absence clock starts
+    again when the new link is issued (and again when it is first used)."""
+    room = new_room(quick)
+    room_id, host = room["room"], room["tokens"][0]
+    assert first_move(quick, room, 0).status_code == 200  # the guest is to move
+    time.sleep(ABSENT_AFTER + 0.2)
+    reissued = quick.post(f"/api/rooms/{room_id}/seat-link", headers=bearer(host))
+    assert reissued.status_code == 200
+    claim = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+    assert claim.status_code == 409 and claim.json()["code"] == "not_absent"

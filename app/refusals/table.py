@@ -251,6 +251,9 @@ REFUSALS: dict[str, Refusal] = {
     ),
     "no_standin": Refusal(409, N_("The computer is not playing for you.")),
     "takeback_pending": Refusal(409, N_("A takeback request is already waiting for an answer.")),
+    "takeback_asked_already": Refusal(
+        409, N_("You already asked to take these actions back: play on, or ask after the next one.")
+    ),
     "nothing_to_take_back": Refusal(
         409, N_("There is nothing to take back: your opponent acted after your last action.")
     ),
@@ -333,6 +336,7 @@ SERVICE: tuple[str, ...] = (
     "standin_playing",
     "no_standin",
     "takeback_pending",
+    "takeback_asked_already",
     "nothing_to_take_back",
     "no_takeback",
     "unknown_chat",

@@ -123,13 +123,14 @@ def event_line(words: Words, event: RoomEventEntry) -> str:
 
 def event_items(view: RoomView, words: Words) -> Mapping[int, Markup]:
     """The room's happenings as move-log items, by the number of moves they came after."""
-    items: dict[int, Markup] = {}
+    by_version: dict[int, list[Markup]] = {}
     for event in view.events:
         item = Markup('<li class="log-entry log-event" data-event="{}"><p>{}</p></li>').format(
             event.kind, escape(event_line(words, event))
         )
-        items[event.at_version] = item + items.get(event.at_version, Markup(""))
-    return items
+        by_version.setdefault(event.at_version, []).append(item)
+    # Newest first within a version, as the log reads; joined once (linear in the events).
+    return {version: Markup("").join(reversed(found)) for version, found in by_version.items()}
 
 
 def ending_headline(words: Words, ending: Ending, viewer_seat: int | None) -> str:

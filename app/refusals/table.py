@@ -296,6 +296,7 @@ REFUSALS: dict[str, Refusal] = {
             "send it again."
         ),
     ),
+    "chat_closed": Refusal(403, N_("This room has no chat: it is the review of an imported game.")),
     "chat_host_only": Refusal(
         403, N_("Only the host, the player who opened the room, can change this.")
     ),
@@ -345,6 +346,7 @@ SERVICE: tuple[str, ...] = (
     "chat_too_long",
     "chat_too_fast",
     "chat_host_only",
+    "chat_closed",
     "unknown_catalog",
     "catalog_missing",
     "busy",

@@ -20,7 +20,7 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.live.notify import ChatPublisher, queue_chat_notify
@@ -34,13 +34,15 @@ MAX_LENGTH = 300
 RATE_LIMIT = 5
 RATE_WINDOW = 10.0
 TAG_LENGTH = 4
+MAX_MESSAGES = 1000
+"""The messages a room keeps: past them the oldest is deleted, from view and from the record."""
 
 
 class ChatRefused(ServiceError):
     """A message the chat does not take: ``chat_not_yours`` (the other group's channel),
     ``unknown_chat``, ``chat_empty``, ``chat_too_long`` ``{"max_length"}``, ``chat_too_fast``
-    ``{"limit", "seconds", "retry_after"}``; or a setting only the host may change
-    (``chat_host_only``)."""
+    ``{"limit", "seconds", "retry_after"}``, ``chat_closed`` (an imported record's review room);
+    or a setting only the host may change (``chat_host_only``)."""
 
     code = "chat_not_yours"
 
@@ -92,6 +94,8 @@ def post_message(
     is_player = viewer.kind == "seat" and viewer.seat is not None
     cleaned = _checked_text(channel, text, is_player=is_player)
     with room_lock(session, viewer.room_id) as room:
+        if room.origin == "import":
+            raise ChatRefused("chat_closed")
         author = ""
         if not is_player:
             author = spectator_tag(_settings(session, room.id).salt, address)
@@ -120,6 +124,7 @@ def post_message(
             text=cleaned,
             created_at=stamp,
         )
+        _forget_oldest(session, room.id)
         queue_chat_notify(session, room.id)
         session.commit()
     if publisher is not None:
@@ -140,6 +145,21 @@ def _checked_text(channel: str, text: str, *, is_player: bool) -> str:
     if len(text) > MAX_LENGTH:
         raise ChatRefused("chat_too_long", {"max_length": MAX_LENGTH})
     return cleaned
+
+
+def _forget_oldest(session: Session, room_id: str) -> None:
+    """Keep the room's newest `MAX_MESSAGES` messages, both chats together."""
+    oldest_kept = session.scalar(
+        select(ChatMessage.id)
+        .where(ChatMessage.room_id == room_id)
+        .order_by(ChatMessage.id.desc())
+        .offset(MAX_MESSAGES - 1)
+        .limit(1)
+    )
+    if oldest_kept is not None:
+        session.execute(
+            delete(ChatMessage).where(ChatMessage.room_id == room_id, ChatMessage.id < oldest_kept)
+        )
 
 
 def _check_rate(session: Session, room_id: str, channel: str, writer: Any, stamp: datetime) -> None:

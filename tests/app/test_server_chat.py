@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room, token_of
+from server_support import bearer, new_room, play, token_of
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 from starlette.testclient import WebSocketTestSession
@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 from app.models import Seat
 from app.reads import catalogs
 from app.reads.chatview import host_seat
+from app.services import chat as chat_service
 from app.services import rooms
 from app.services.chat import MAX_LENGTH, RATE_LIMIT, clean_text
 from bench.appserver import AppServer
@@ -289,3 +290,58 @@ def test_a_setting_changed_back_reaches_the_sockets_of_an_empty_chat(client: Tes
         assert "is-hidden" not in next_chat(ws, "Only the two players can read this chat")
         client.put(url, json={"spectators_read": True}, headers=bearer(room["token"]))
         assert "No messages yet" in next_chat(ws, "Spectators can read this chat")
+
+
+def test_the_chat_is_closed_in_an_imported_room(client: TestClient) -> None:
+    """An imported record's room is a review anyone with its link may open: no chat there."""
+    room = new_room(client)
+    play(client, room, 4)
+    client.get(f"/s/{room['tokens'][0]}")
+    record = client.get(f"/rooms/{room['room']}/record.json").text
+    imported = client.post(
+        "/import",
+        content=f"record={record}\r\n".encode(),
+        headers={"Content-Type": "text/plain"},
+        follow_redirects=False,
+    )
+    assert imported.status_code == 303, imported.text
+    token = token_of(imported.headers["location"])
+    opened = client.get(imported.headers["location"], follow_redirects=False)
+    review_room = opened.headers["location"].split("/")[2]
+    refused = say(client, {"room": review_room}, token, "spectators", "hello")
+    assert refused.status_code == 403 and refused.json()["code"] == "chat_closed"
+    assert read(client, {"room": review_room}, token)["spectators"] == []
+
+
+def test_a_room_keeps_its_newest_messages(client: TestClient, monkeypatch: Any) -> None:
+    """A room's chat is bounded: past `MAX_MESSAGES` the oldest message is deleted (not kept in
+    the record either)."""
+    monkeypatch.setattr(chat_service, "MAX_MESSAGES", 3)
+    monkeypatch.setattr(chat_service, "RATE_LIMIT", 100)
+    room = new_room(client)
+    host = room["tokens"][0]
+    for n in range(5):
+        assert say(client, room, host, "players", f"message {n}").status_code == 201
+    assert texts(read(client, room, host)["players"]) == ["message 2", "message 3", "message 4"]
+
+
+def test_an_imported_room_s_table_shows_no_chat(client: TestClient) -> None:
+    room = new_room(client)
+    play(client, room, 4)
+    client.get(f"/s/{room['tokens'][0]}")
+    record = client.get(f"/rooms/{room['room']}/record.json").text
+    imported = client.post(
+        "/import",
+        content=f"record={record}\r\n".encode(),
+        headers={"Content-Type": "text/plain"},
+        follow_redirects=False,
+    )
+    client.get(imported.headers["location"])  # the review link sets this browser's cookie
+    review_room = client.get(imported.headers["location"], follow_redirects=False).headers[
+        "location"
+    ].split("/")[2]
+    table = client.get(f"/rooms/{review_room}")
+    assert table.status_code == 200
+    assert 'id="chat-spectators-text"' not in table.text
+    played = client.get(f"/rooms/{room['room']}")
+    assert 'id="chat-players-text"' in played.text

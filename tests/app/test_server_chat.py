@@ -337,9 +337,11 @@ def test_an_imported_room_s_table_shows_no_chat(client: TestClient) -> None:
         follow_redirects=False,
     )
     client.get(imported.headers["location"])  # the review link sets this browser's cookie
-    review_room = client.get(imported.headers["location"], follow_redirects=False).headers[
-        "location"
-    ].split("/")[2]
+    review_room = (
+        client.get(imported.headers["location"], follow_redirects=False)
+        .headers["location"]
+        .split("/")[2]
+    )
     table = client.get(f"/rooms/{review_room}")
     assert table.status_code == 200
     assert 'id="chat-spectators-text"' not in table.text

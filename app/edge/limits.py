@@ -27,7 +27,8 @@ from app.refusals.answers import problem
 from app.services.errors import ServiceError
 from app.ui.templates import templates_for
 
-ROOM_PATHS = frozenset({"/rooms", "/api/rooms"})
+ROOM_PATHS = frozenset({"/rooms", "/api/rooms", "/import"})
+"""Where a POST opens a room; and every `/rooms/{id}/fork` (`opens_a_room`)."""
 TOO_MANY_SOCKETS = "too many sockets from this address"
 MAX_TRACKED = 10_000
 """Addresses remembered at most; beyond that, the ones whose bucket is full again are dropped."""
@@ -65,6 +66,14 @@ class TokenBucket:
             del self._buckets[key]
 
 
+def opens_a_room(path: str) -> bool:
+    """A new room, an imported record's or a forked game's: all share one limit per address."""
+    if path in ROOM_PATHS:
+        return True
+    parts = path.split("/")
+    return len(parts) == 4 and parts[1] == "rooms" and parts[3] == "fork"
+
+
 def client_address(scope: Scope) -> str:
     client = scope.get("client")
     return client[0] if client else ""
@@ -93,7 +102,7 @@ class AbuseLimits:
             scope["type"] == "http"
             and self.rooms is not None
             and scope["method"] == "POST"
-            and scope["path"] in ROOM_PATHS
+            and opens_a_room(scope["path"])
         ):
             wait = self.rooms.take(client_address(scope))
             if wait > 0:
@@ -129,7 +138,7 @@ async def _too_many_rooms(scope: Scope, receive: Receive, send: Send, retry_afte
     """429: the home page with a message (the browser form), or the JSON problem
     ``too_many_rooms`` (the API)."""
     headers = {"Retry-After": str(retry_after)}
-    if scope["path"] == "/rooms":
+    if not scope["path"].startswith("/api/"):
         request = Request(scope, receive)
         lang = language_of(request)
         message = language(lang).gettext(

@@ -158,3 +158,19 @@ def test_cross_site_posts_do_not_use_up_the_addresss_rooms(limited: TestClient) 
     for _ in range(10):
         assert limited.post("/api/rooms", json={}, headers=evil).status_code == 403
     _until_refused(lambda: limited.post("/api/rooms", json={"host_seat": 0}), 5)
+
+
+def test_imports_and_forks_share_the_room_limit(limited: TestClient) -> None:
+    """Forking a game and importing a record open rooms too: they draw on the same bucket."""
+    for _ in range(5):
+        assert limited.post("/api/rooms", json={"host_seat": 0}).status_code == 201
+    imported = limited.post(
+        "/import",
+        content=b"record=x\r\n",
+        headers={"Content-Type": "text/plain"},
+        follow_redirects=False,
+    )
+    assert imported.status_code == 429
+    assert 1 <= int(imported.headers["retry-after"]) <= 3
+    forked = limited.post("/rooms/abc/fork", data={"at": "0", "seat": "0"})
+    assert forked.status_code == 429

@@ -89,6 +89,16 @@ def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
         session.rollback()
 
 
+def can_play_on(session: Session, *, room_id: str) -> bool:
+    """Whether a position of the room's game may be played on from in a new room: once the game
+    is over, or for an imported record (which never changes). Never a live game's position."""
+    try:
+        room = room_row(session, room_id)
+        return room.finished or room.ending is not None or room.origin == "import"
+    finally:
+        session.rollback()
+
+
 def room_record(session: Session, *, room_id: str) -> GameRecord:
     """The room's game as a record: its whole log, the seats named as at the table, the room's
     catalog."""

@@ -192,7 +192,14 @@ def fork(
     hub: HubDep,
     t: TranslatorDep,
 ) -> Response:
-    """Play from position `at`: a new room against the computer or a friend."""
+    """Play from position `at`: a new room against the computer or a friend; only once the game
+    is over (else the computer's answer to a live position would be anyone's for the asking)."""
+    if not gamelog.can_play_on(session, room_id=viewer.room_id):
+        raise PageError(
+            409,
+            t.gettext("A game is played on from a position once it is over."),
+            t.gettext("Cannot play from here"),
+        )
     record = gamelog.room_record(session, room_id=viewer.room_id)
     at = _at(form.get("at"), len(record.moves))
     seat = {"0": 0, "1": 1}.get(form.get("seat", ""))

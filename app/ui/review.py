@@ -253,7 +253,8 @@ def review_context(
         summary=script_json(summary_json(state)),
         moves=move_items(view, positions, words),
         graph=score_graph(positions, margins_of(analysis, positions), at),
-        can_fork=not state.finished,
+        # A live game is never played on from: only once it is over, or an imported record.
+        can_fork=not state.finished and (view.over or view.review_link is not None),
         live_seat=view.viewer_seat,
         review_link=view.review_link,
     )

@@ -159,7 +159,7 @@ def test_a_refused_record_stores_nothing(client: TestClient, database_url: str) 
 
 def test_fork_starts_a_room_at_that_position(client: TestClient) -> None:
     room = new_room(client)
-    play(client, room, 20, seed=2)
+    play(client, room, 10_000, seed=2)  # to the end: a game is played on from once it is over
     _open(client, room["tokens"][0])
     source = read_record(client.get(f"/rooms/{room['room']}/record.json").text, catalogs.find)
     response = client.post(
@@ -192,7 +192,7 @@ def test_fork_starts_a_room_at_that_position(client: TestClient) -> None:
 )
 def test_an_odd_fork_is_refused(client: TestClient, form: dict[str, str]) -> None:
     room = new_room(client)
-    play(client, room, 10)
+    play(client, room, 10_000)
     _open(client, room["tokens"][0])
     response = client.post(f"/rooms/{room['room']}/fork", data=form, follow_redirects=False)
     assert 400 <= response.status_code < 500
@@ -264,3 +264,18 @@ def test_an_imported_record_shows_its_review_link_to_share(client: TestClient) -
     assert client.get(f"/w/{room['spectator']}").status_code == 200
     watched = client.get(f"/rooms/{room['room']}").text
     assert 'class="links"' not in watched and "review-share-link" not in watched
+
+
+def test_a_game_still_being_played_is_not_played_on_from(client: TestClient) -> None:
+    """No one (a spectator, the player to move) gets the computer's answer to a live position by
+    forking it: a position is played on from once the game is over."""
+    room = new_room(client)
+    play(client, room, 20, seed=2)
+    assert client.get(f"/w/{room['spectator']}").status_code == 200  # a spectator's browser
+    response = client.post(
+        f"/rooms/{room['room']}/fork",
+        data={"at": "20", "seat": "0", "computer": "strong"},
+        follow_redirects=False,
+    )
+    assert response.status_code == 409
+    assert 'id="fork-button"' not in client.get(f"/rooms/{room['room']}/review?at=5").text

@@ -65,7 +65,7 @@ def test_database_stores_only_hashes_of_tokens(client: TestClient, database_url:
 def test_room_api_needs_a_token_of_that_room(client: TestClient) -> None:
     a, b = new_room(client), new_room(client)
     path = f"/api/rooms/{a['room']}"
-    assert client.get(path).status_code == 403
+    assert client.get(path).status_code == 401  # no credential at all (RFC 9110 §15.5.2)
     assert client.get(path, headers=bearer("x" * 40)).status_code == 403
     assert client.get(path, headers=bearer(b["tokens"][0])).status_code == 403
     assert client.get(path, headers=bearer(a["spectator"])).status_code == 200

@@ -233,6 +233,9 @@ REFUSALS: dict[str, Refusal] = {
     ),
     "client_move_id_reused": Refusal(409, N_("This id was used for another move.")),
     "not_the_host": Refusal(403, N_("Only the host of the room can issue a new seat link.")),
+    "too_many_reissues": Refusal(
+        409, N_("This room's link was given anew %(limit)s times already: no more.")
+    ),
     "no_seat_to_reissue": Refusal(
         409, N_("Nobody holds the other seat: there is no seat link to issue again.")
     ),
@@ -331,6 +334,7 @@ SERVICE: tuple[str, ...] = (
     "not_analysable",
     "not_the_host",
     "no_seat_to_reissue",
+    "too_many_reissues",
     "not_started",
     "cannot_abort",
     "not_absent",

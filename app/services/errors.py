@@ -133,8 +133,9 @@ class NoAccess(ServiceError):
 
 
 class ReissueRefused(ServiceError):
-    """A new seat link asked for by someone but the host (``not_the_host``), or for a seat no
-    person holds (``no_seat_to_reissue``)."""
+    """A new seat link asked for by someone but the host (``not_the_host``), for a seat no
+    person holds (``no_seat_to_reissue``), or once too often (``too_many_reissues``
+    ``{"limit"}``)."""
 
     code = "not_the_host"
 

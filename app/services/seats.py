@@ -9,19 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.edge.links import seat_link
 from app.edge.tokens import looks_like_token, new_token, spectator_token_for, token_hash
 from app.live.notify import Publisher, queue_notify
-from app.models import Link, Room, Seat
+from app.models import Link, Room, RoomEvent, Seat
 from app.reads.positions import Memory
 from app.reads.roomview import Viewer
 from app.services.errors import InvalidLink, InviteClosed, ReissueRefused, SeatTaken
 from app.services.events import log_event
 from app.services.lock import now, room_lock
+
+MAX_REISSUES = 5
+"""How many times a room's seat link may be given anew: enough for a guest who keeps losing it,
+not a way to keep the opponent's link, or the server, busy."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,8 @@ def reissue_seat_link(
         seat = session.get(Seat, (room.id, other))
         if seat is None or room.computer_seat == other:
             raise ReissueRefused("no_seat_to_reissue")
+        if _reissues(session, room.id) >= MAX_REISSUES:
+            raise ReissueRefused("too_many_reissues", {"limit": MAX_REISSUES})
         token = new_token()
         seat.token_hash = token_hash(token)
         # The absence clock starts again: a new link cannot make its holder look gone at once.
@@ -182,3 +188,13 @@ def reissue_seat_link(
     if publisher is not None:
         publisher.room_changed(viewer.room_id, None)
     return seat_link(base_url, token)
+
+
+def _reissues(session: Session, room_id: str) -> int:
+    """How many times the room's seat link was given anew."""
+    count = session.scalar(
+        select(func.count())
+        .select_from(RoomEvent)
+        .where(RoomEvent.room_id == room_id, RoomEvent.kind == "seat_link_reissued")
+    )
+    return int(count or 0)

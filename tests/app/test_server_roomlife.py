@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from server_support import bearer, new_room, play, token_of, two_processes
 from starlette.websockets import WebSocketDisconnect
 
+from app.services.seats import MAX_REISSUES
 from bench.appserver import AppServer
 
 
@@ -106,6 +107,18 @@ def test_no_seat_to_reissue_while_the_invite_is_open_or_against_the_computer(
         f"/api/rooms/{computer['room']}/seat-link", headers=bearer(computer["token"])
     )
     assert refused.status_code == 409
+
+
+def test_a_room_s_links_are_reissued_a_few_times_at_most(client: TestClient) -> None:
+    """A lost link is given again, but not without end: each reissue is a write, a log entry
+    and a restart of the opponent's absence clock."""
+    room = new_room(client)
+    path, host = f"/api/rooms/{room['room']}/seat-link", bearer(room["tokens"][0])
+    for _ in range(MAX_REISSUES):
+        assert client.post(path, headers=host).status_code == 200
+    refused = client.post(path, headers=host)
+    assert refused.status_code == 409 and refused.json()["code"] == "too_many_reissues"
+    assert refused.json()["params"] == {"limit": MAX_REISSUES}
 
 
 # --- 2. the game starts when both seats are taken --------------------------------------------

@@ -220,6 +220,9 @@ REFUSALS: dict[str, Refusal] = {
     "invalid_link": Refusal(404, N_("This link is not valid.")),
     "seat_taken": Refusal(409, N_("This invite was already used: the seat is taken.")),
     "busy": Refusal(503, N_("The server is too busy to answer right now. Try again in a moment.")),
+    "analyses_busy": Refusal(
+        503, N_("Many games are being analysed right now. Try again in a few minutes.")
+    ),
     "invite_closed": Refusal(409, N_("This game has ended, so the invite no longer takes a seat.")),
     "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
     "not_analysable": Refusal(409, N_("The game can be analysed once it is over.")),
@@ -354,6 +357,7 @@ SERVICE: tuple[str, ...] = (
     "unknown_catalog",
     "catalog_missing",
     "busy",
+    "analyses_busy",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` and ``chat_too_long`` ``{"max_length": int}``,

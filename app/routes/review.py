@@ -44,7 +44,7 @@ from app.refusals.answers import record_sentence, sentence
 from app.routes.links import remember, seated
 from app.services import records, seats
 from app.services.analyses import request_analysis
-from app.services.errors import NotAnalysable
+from app.services.errors import AnalysesBusy, NotAnalysable
 from app.ui.fields import whole_number
 from app.ui.review import analysis_context, graph_for, in_force, review_context
 from app.ui.templates import templates_for
@@ -154,6 +154,8 @@ def ask_analysis(
         state = request_analysis(session, room_id=room_id)
     except NotAnalysable:
         raise PageError(409, sentence("not_analysable", {}, lang), t.gettext("Not yet")) from None
+    except AnalysesBusy:
+        raise PageError(503, sentence("analyses_busy", {}, lang), t.gettext("Not now")) from None
     if state.status == "running":
         _runner(request).request(room_id)
     return _analysis_response(request, session, view, state, lang)

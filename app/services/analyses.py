@@ -9,23 +9,29 @@ from __future__ import annotations
 
 import json
 
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import Analysis, Room
 from app.reads import catalogs
-from app.reads.analyses import AnalysisState, state_of
+from app.reads.analyses import STALE_AFTER, AnalysisState, state_of
 from app.reads.gamelog import canonical_log
-from app.services.errors import NotAnalysable, RoomNotFound
+from app.services.errors import AnalysesBusy, NotAnalysable, RoomNotFound
 from app.services.lock import now
 from engine.analysis import TurnReview, turns_of
+
+MAX_RUNNING = 4
+"""Analyses under way at once on this server (each takes about a minute of a core): one more is
+refused with "busy, try later" rather than queued for hours."""
 
 
 def request_analysis(session: Session, *, room_id: str) -> AnalysisState:
     """Ask for the room's analysis: adds it as "running" unless it was asked for before.
 
     Only a game that can no longer change is analysed: a finished game or an imported record
-    (`NotAnalysable` otherwise).
+    (`NotAnalysable` otherwise); and only while fewer than `MAX_RUNNING` are under way
+    (`AnalysesBusy` otherwise).
     """
     try:
         room = session.get(Room, room_id)
@@ -36,6 +42,8 @@ def request_analysis(session: Session, *, room_id: str) -> AnalysisState:
         existing = state_of(session.get(Analysis, room_id))
         if existing is not None:
             return existing
+        if _running(session) >= MAX_RUNNING:
+            raise AnalysesBusy()
         total = len(turns_of(canonical_log(session, room_id), catalogs.of_room(room)))
         session.add(
             Analysis(
@@ -74,3 +82,14 @@ def record_progress(
         session.commit()
     finally:
         session.rollback()
+
+
+def _running(session: Session) -> int:
+    """The analyses under way: running, and heard from within `STALE_AFTER`."""
+    fresh = now() - STALE_AFTER
+    count = session.scalar(
+        select(func.count())
+        .select_from(Analysis)
+        .where(Analysis.status == "running", Analysis.updated_at > fresh)
+    )
+    return int(count or 0)

@@ -102,6 +102,12 @@ class RematchRefused(ServiceError):
     code = "rematch_refused"
 
 
+class AnalysesBusy(ServiceError):
+    """As many analyses as the server runs at once are under way: try again later."""
+
+    code = "analyses_busy"
+
+
 class NotAnalysable(ServiceError):
     """The game can still change: only finished games and imported records are analysed."""
 

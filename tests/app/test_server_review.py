@@ -12,9 +12,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, insert
 
-from app.models import Move, Room
+from app.models import Analysis, Move, Room
 from app.reads import catalogs
+from app.services import analyses as analyses_service
+from app.services.lock import now
 from engine import replay, summary
 from engine.cli import random_game
 from engine.notation import record_text
@@ -214,6 +217,28 @@ def test_analysis_of_an_imported_record(client: TestClient) -> None:
     assert "analysis-done" in again.text
     graph = client.get(f"/rooms/{room_id}/graph").text
     assert "graph-margin" in graph
+
+
+def test_analyses_wait_in_a_bounded_queue(
+    client: TestClient, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With `MAX_RUNNING` analyses under way, one more is refused with "busy, try later" and
+    nothing is stored for it; the ones under way go on."""
+    monkeypatch.setattr(analyses_service, "MAX_RUNNING", 1)
+    moves = random_game(random.Random(7))[:6]
+    first = _imported(client, record_json(GameRecord.of(moves)))
+    second = _imported(client, record_json(GameRecord.of(moves[:4])))
+    db = create_engine(database_url)
+    with db.begin() as connection:  # the first game's analysis under way elsewhere
+        connection.execute(
+            insert(Analysis).values(
+                room_id=first, version=6, status="running", done=0, total=6, updated_at=now()
+            )
+        )
+    db.dispose()
+    refused = client.post(f"/rooms/{second}/analysis")
+    assert refused.status_code == 503 and "try again" in refused.text.lower()
+    assert "analysis-progress" not in client.get(f"/rooms/{second}/analysis").text
 
 
 def test_an_ongoing_game_is_not_analysed(client: TestClient) -> None:

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from fuzz_support import HttpRoute, http_routes, shared_room
 from server_support import bearer
 
-from app.deps import cookie_name
+from app.edge.cookies import cookie_name
 from app.main import create_app
 from app.settings import Settings
 

@@ -12,7 +12,7 @@ from starlette import status
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from app.deps import cookie_name
+from app.edge.cookies import cookie_name
 from app.live.frames import PATCH_PREFIX, WHOLE_BOARD_PLEASE
 
 

@@ -12,7 +12,7 @@ from server_support import bearer, new_room
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.engine import Engine
 
-from app.deps import cookie_name
+from app.edge.cookies import cookie_name
 from app.i18n import COOKIE
 
 

@@ -292,8 +292,9 @@ def test_a_setting_changed_back_reaches_the_sockets_of_an_empty_chat(client: Tes
         assert "No messages yet" in next_chat(ws, "Spectators can read this chat")
 
 
-def test_the_chat_is_closed_in_an_imported_room(client: TestClient) -> None:
-    """An imported record's room is a review anyone with its link may open: no chat there."""
+def imported_room(client: TestClient) -> tuple[str, str]:
+    """A played room's record imported again: the review room's id and its link's token, this
+    browser holding the link."""
     room = new_room(client)
     play(client, room, 4)
     client.get(f"/s/{room['tokens'][0]}")
@@ -305,9 +306,13 @@ def test_the_chat_is_closed_in_an_imported_room(client: TestClient) -> None:
         follow_redirects=False,
     )
     assert imported.status_code == 303, imported.text
-    token = token_of(imported.headers["location"])
     opened = client.get(imported.headers["location"], follow_redirects=False)
-    review_room = opened.headers["location"].split("/")[2]
+    return opened.headers["location"].split("/")[2], token_of(imported.headers["location"])
+
+
+def test_the_chat_is_closed_in_an_imported_room(client: TestClient) -> None:
+    """An imported record's room is a review anyone with its link may open: no chat there."""
+    review_room, token = imported_room(client)
     refused = say(client, {"room": review_room}, token, "spectators", "hello")
     assert refused.status_code == 403 and refused.json()["code"] == "chat_closed"
     assert read(client, {"room": review_room}, token)["spectators"] == []
@@ -326,24 +331,10 @@ def test_a_room_keeps_its_newest_messages(client: TestClient, monkeypatch: Any) 
 
 
 def test_an_imported_room_s_table_shows_no_chat(client: TestClient) -> None:
-    room = new_room(client)
-    play(client, room, 4)
-    client.get(f"/s/{room['tokens'][0]}")
-    record = client.get(f"/rooms/{room['room']}/record.json").text
-    imported = client.post(
-        "/import",
-        content=f"record={record}\r\n".encode(),
-        headers={"Content-Type": "text/plain"},
-        follow_redirects=False,
-    )
-    client.get(imported.headers["location"])  # the review link sets this browser's cookie
-    review_room = (
-        client.get(imported.headers["location"], follow_redirects=False)
-        .headers["location"]
-        .split("/")[2]
-    )
+    review_room, _ = imported_room(client)
     table = client.get(f"/rooms/{review_room}")
     assert table.status_code == 200
     assert 'id="chat-spectators-text"' not in table.text
-    played = client.get(f"/rooms/{room['room']}")
-    assert 'id="chat-players-text"' in played.text
+    played = new_room(client)
+    client.get(f"/s/{played['tokens'][0]}")
+    assert 'id="chat-players-text"' in client.get(f"/rooms/{played['room']}").text

@@ -11,12 +11,11 @@ declines.
 
 from __future__ import annotations
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import engine
 from app.live.notify import Publisher, queue_notify
-from app.models import Move, Room, RoomEvent
+from app.models import Move, Room
 from app.reads.positions import (
     Position,
     own_moves_to_take_back,
@@ -43,7 +42,6 @@ def ask_takeback(
     request waits for the opponent; against the computer, whether it accepted.
 
     Refused: "game_over", `NotStarted`, "takeback_pending" (a request is open),
-    "takeback_asked_already" (one request per position: it was asked, and declined, here),
     "nothing_to_take_back" (the opponent acted last, or nothing was played here)."""
     seat = _player_seat(viewer)
     with room_lock(session, viewer.room_id) as room:
@@ -53,8 +51,6 @@ def ask_takeback(
             raise NotStarted()
         if room.takeback_seat is not None:
             raise EndingRefused("takeback_pending")
-        if _asked_at(session, room, seat):
-            raise EndingRefused("takeback_asked_already")
         now_at = position(session, room.id, room.version)
         count = own_moves_to_take_back(now_at.played, seat, room.start_moves)
         if count == 0:
@@ -139,16 +135,3 @@ def _player_seat(viewer: Viewer) -> int:
     if viewer.kind != "seat" or viewer.seat is None:
         raise NotYourTurn("not_a_player")
     return viewer.seat
-
-
-def _asked_at(session: Session, room: Room, seat: int) -> bool:
-    """Whether `seat` already asked for a takeback at the room's current version."""
-    asked = session.scalar(
-        select(RoomEvent.seq).where(
-            RoomEvent.room_id == room.id,
-            RoomEvent.kind == "takeback_asked",
-            RoomEvent.seat == seat,
-            RoomEvent.at_version == room.version,
-        )
-    )
-    return asked is not None

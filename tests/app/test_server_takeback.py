@@ -102,18 +102,6 @@ def test_a_declined_takeback_changes_nothing(client: TestClient) -> None:
     assert kinds(client, room) == ["takeback_asked", "takeback_declined"]
 
 
-def test_one_request_per_opponent_action(client: TestClient) -> None:
-    """A declined request is not asked again until the position changes: asking without end
-    (against the strong computer, say) is refused with its own code and logs nothing."""
-    room = new_room(client)
-    assert act(client, room, 0).status_code == 200
-    assert ask(client, room, 0).status_code == 200
-    assert answer(client, room, 1, False).status_code == 200
-    again = ask(client, room, 0)
-    assert again.status_code == 409 and again.json()["code"] == "takeback_asked_already"
-    assert kinds(client, room) == ["takeback_asked", "takeback_declined"]
-
-
 def test_one_request_at_a_time_and_only_the_opponent_answers(client: TestClient) -> None:
     room = new_room(client)
     assert act(client, room, 0).status_code == 200

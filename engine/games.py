@@ -1,0 +1,159 @@
+"""The small interface the server needs from any game, and the games this engine plays.
+
+A game is its setup plus its moves. The server stores a room's game id, its setup (JSON) and its
+canonical moves, and asks the game only this: the start position of a setup, the player to move,
+a move parsed and applied (or refused with an ``IllegalMove`` / ``MalformedMove``), its canonical
+text, the legal moves, whether the game is over, the scores and the summary JSON. A third game
+adds a class here and a package beside ``engine.lehavre``; the server does not change.
+
+Inland Port's catalog is chosen per room by the server (``setup`` is then ``{}``); Le Havre's
+setup is the JSON object of docs/le-havre/spec.md §3, its catalog the package's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar, Protocol
+
+from . import lehavre
+from .canonical import canonical_json
+from .catalog import Catalog
+from .moves import canonical as inland_canonical
+from .moves import parse_move as inland_parse
+from .rules import apply as inland_apply
+from .rules import legal_moves as inland_legal
+from .state import is_finished as inland_finished
+from .state import new_game as inland_new_game
+from .state import scores as inland_scores
+from .state import summary as inland_summary
+
+
+class Game(Protocol):
+    """What the server asks of a game. States and moves are the game's own (opaque here)."""
+
+    id: ClassVar[str]
+    #: The player counts the game is played with, smallest first.
+    player_counts: ClassVar[tuple[int, ...]]
+    #: The variants ("full", "short"...) the game is played in; the first is the default.
+    variants: ClassVar[tuple[str, ...]]
+
+    def random_setup(self, players: int, variant: str, seed: int | None) -> dict[str, Any]: ...
+
+    def start(self, setup: Mapping[str, Any], catalog: Any = None) -> Any: ...
+
+    def to_move(self, state: Any) -> int | None: ...
+
+    def parse(self, move: Any) -> Any: ...
+
+    def canonical(self, move: Any) -> str: ...
+
+    def apply(self, state: Any, move: Any) -> Any: ...
+
+    def legal_moves(self, state: Any) -> list[Any]: ...
+
+    def finished(self, state: Any) -> bool: ...
+
+    def scores(self, state: Any) -> list[int]: ...
+
+    def summary(self, state: Any) -> dict[str, Any]: ...
+
+
+class InlandPort:
+    """*Le Havre: The Inland Port* (2012), two players; the catalog is the room's (SPEC.md)."""
+
+    id: ClassVar[str] = "inland_port"
+    player_counts: ClassVar[tuple[int, ...]] = (2,)
+    variants: ClassVar[tuple[str, ...]] = ("standard",)
+
+    def random_setup(self, players: int, variant: str, seed: int | None) -> dict[str, Any]:
+        """Inland Port has no chance: every game starts alike."""
+        _check_choice("players", players, self.player_counts)
+        _check_choice("variant", variant, self.variants)
+        return {}
+
+    def start(self, setup: Mapping[str, Any], catalog: Catalog | None = None) -> Any:
+        return inland_new_game(catalog)
+
+    def to_move(self, state: Any) -> int | None:
+        return state.to_move  # type: ignore[no-any-return]
+
+    def parse(self, move: Any) -> Any:
+        return inland_parse(move)
+
+    def canonical(self, move: Any) -> str:
+        return inland_canonical(move)
+
+    def apply(self, state: Any, move: Any) -> Any:
+        return inland_apply(state, move)
+
+    def legal_moves(self, state: Any) -> list[Any]:
+        return list(inland_legal(state))
+
+    def finished(self, state: Any) -> bool:
+        return inland_finished(state)
+
+    def scores(self, state: Any) -> list[int]:
+        return list(inland_scores(state))
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        return inland_summary(state)
+
+
+class LeHavre:
+    """*Le Havre* (2008), one to five players, the full or the short game (docs/le-havre/spec.md)."""
+
+    id: ClassVar[str] = "lehavre"
+    player_counts: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
+    variants: ClassVar[tuple[str, ...]] = ("full", "short")
+
+    def random_setup(self, players: int, variant: str, seed: int | None) -> dict[str, Any]:
+        _check_choice("players", players, self.player_counts)
+        _check_choice("variant", variant, self.variants)
+        return lehavre.random_setup(players, variant, seed).to_json()
+
+    def start(self, setup: Mapping[str, Any], catalog: Any = None) -> Any:
+        return lehavre.new_game(lehavre.Setup.from_json(setup))
+
+    def to_move(self, state: Any) -> int | None:
+        return lehavre.current_player(state)
+
+    def parse(self, move: Any) -> Any:
+        return lehavre.parse_move(move)
+
+    def canonical(self, move: Any) -> str:
+        return canonical_json(lehavre.canonical(lehavre.parse_move(move)))
+
+    def apply(self, state: Any, move: Any) -> Any:
+        return lehavre.apply(state, move)
+
+    def legal_moves(self, state: Any) -> list[Any]:
+        return list(lehavre.legal_moves(state))
+
+    def finished(self, state: Any) -> bool:
+        return lehavre.is_finished(state)
+
+    def scores(self, state: Any) -> list[int]:
+        return list(lehavre.scores(state))
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        return lehavre.summary(state)
+
+
+GAMES: dict[str, Game] = {game.id: game for game in (InlandPort(), LeHavre())}
+"""Every game by its id."""
+
+
+def game(game_id: str) -> Game:
+    """The game `game_id` (``KeyError`` for one this engine does not play)."""
+    return GAMES[game_id]
+
+
+def summary_json(game: Game, state: Any) -> str:
+    """The summary as canonical JSON (sorted keys, no spaces): what a room stores as its snapshot."""
+    return canonical_json(game.summary(state))
+
+
+def _check_choice(name: str, value: object, allowed: tuple[object, ...]) -> None:
+    if value not in allowed or isinstance(value, bool):
+        shown = ", ".join(str(a) for a in allowed)
+        raise ValueError(f"{name} must be one of {shown}, not {value!r}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import engine
-from app.reads.roomview import LogEntry, RoomView
+from app.reads.roomview import LogEntry, RoomFacts, RoomView
 
 Position = tuple[engine.GameState, tuple[LogEntry, ...]]
 
@@ -44,14 +44,23 @@ def sample_view(
 ) -> RoomView:
     """The room as `seat` (None: a spectator) sees it, both seats taken, no rematch."""
     player = seat is not None
-    return RoomView(
+    facts = RoomFacts(
         room_id=room,
         version=len(log),
-        state=state,
-        viewer_seat=seat,
         seats_claimed=(True, True),
         online=online,
         spectators=spectators,
+        open_invites=frozenset(),
+        rematch_offered_by=(False, False),
+        rematch_room_id=None,
+        computer=None,
+        computer_seat=None,
+    )
+    return RoomView(
+        facts=facts,
+        version=len(log),
+        state=state,
+        viewer_seat=seat,
         log=log,
         invite_link=None,
         spectator_link=f"{base_url}/w/{spectator_token}" if player else None,

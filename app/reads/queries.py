@@ -288,13 +288,10 @@ def room_view(
     if engine.is_finished(state) or facts.ending is not None:
         rematch = rematch_seen(facts.rematch_offered_by, facts.rematch_room_id, viewer, base_url)
     return RoomView(
-        room_id=facts.room_id,
+        facts=facts,
         version=len(log),
         state=state,
         viewer_seat=viewer.seat if is_player else None,
-        seats_claimed=facts.seats_claimed,
-        online=facts.online,
-        spectators=facts.spectators,
         log=log,
         invite_link=invite,
         spectator_link=(
@@ -302,17 +299,7 @@ def room_view(
         ),
         seat_link=seat_link(base_url, viewer.token) if is_player else None,
         rematch=rematch,
-        computer=facts.computer,
-        computer_seat=facts.computer_seat,
         seat_taken=viewer.seat_taken,
-        host_seat=facts.host_seat,
-        ending=facts.ending,
-        standin_seat=facts.standin_seat,
-        events=facts.events,
-        seats_held=facts.seats_held,
-        start_moves=facts.start_moves,
-        absent=facts.absent,
-        takeback_seat=facts.takeback_seat,
         review_link=(
             review_link(base_url, viewer.token)
             if facts.origin == "import" and viewer.kind == "spectator"

@@ -8,7 +8,7 @@ them are frozen values: safe to hand to a template, another thread or a cache.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -87,51 +87,40 @@ class RematchInfo:
 
 @dataclass(frozen=True)
 class RoomView:
-    """One room as one viewer sees it right now."""
+    """One room as one viewer sees it right now: the room's `facts` (alike for every viewer),
+    the position, and what only this viewer sees (its seat, its own links)."""
 
-    room_id: str
+    facts: RoomFacts
     version: int
     state: GameState
     viewer_seat: int | None
-    seats_claimed: tuple[bool, bool]
-    online: tuple[bool, bool]
-    spectators: int
     log: tuple[LogEntry, ...]
     invite_link: str | None
     spectator_link: str | None
     seat_link: str | None
     rematch: RematchInfo | None
-    #: The computer's strength ("easy", "normal", "strong") when it holds `computer_seat`.
-    computer: str | None = None
-    computer_seat: int | None = None
     seat_taken: bool = False
-    #: The seat of the room's host (None for rooms of old), the early ending, the computer's
-    #: stand-in seat, and the room's happenings besides the moves, oldest first.
-    host_seat: int | None = None
-    ending: Ending | None = None
-    standin_seat: int | None = None
-    events: tuple[RoomEventEntry, ...] = ()
-    #: Whether a person (not the computer) holds each seat.
-    seats_held: tuple[bool, bool] = (False, False)
-    #: The first `start_moves` moves of the log were not played in this room (a fork's start).
-    start_moves: int = 0
-    #: Which seats' players have had no open page for the room's absence time (ABSENT_AFTER).
-    absent: tuple[bool, bool] = (False, False)
-    #: The seat whose takeback request waits for the opponent's answer.
-    takeback_seat: int | None = None
     #: An imported record's review link (`/r/...`): the one link of the room, held by all its
     #: viewers.
     review_link: str | None = None
 
     @property
+    def room_id(self) -> str:
+        return self.facts.room_id
+
+    def with_facts(self, **changes: Any) -> RoomView:
+        """This view with some of the room's facts changed (the review's past positions, tests)."""
+        return replace(self, facts=replace(self.facts, **changes))
+
+    @property
     def started(self) -> bool:
         """The game starts when both seats are taken."""
-        return all(self.seats_claimed)
+        return all(self.facts.seats_claimed)
 
     @property
     def over(self) -> bool:
         """The game ended: its last move was played, or it ended early (`ending`)."""
-        return self.ending is not None or self.state.to_move is None
+        return self.facts.ending is not None or self.state.to_move is None
 
 
 @dataclass(frozen=True)

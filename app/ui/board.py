@@ -38,8 +38,8 @@ def can_act(view: RoomView) -> bool:
     return (
         view.viewer_seat is not None
         and view.started
-        and view.ending is None
-        and view.standin_seat != view.viewer_seat
+        and view.facts.ending is None
+        and view.facts.standin_seat != view.viewer_seat
         and state.to_move is not None
         and state.to_move == view.viewer_seat
     )
@@ -79,12 +79,12 @@ def _final(view: RoomView, words: Words) -> dict[str, Any]:
     """The scores, the winner (None for a draw or no result) and the headline of a finished
     game; `reason` says how a game that ended early ended."""
     totals = engine.scores(view.state)
-    if view.ending is None:
+    if view.facts.ending is None:
         winner = engine.winner(view.state)
         headline, reason = result_text(words, winner, view.viewer_seat), None
     else:
-        winner = view.ending.winner
-        reason = ending_headline(words, view.ending, view.viewer_seat)
+        winner = view.facts.ending.winner
+        reason = ending_headline(words, view.facts.ending, view.viewer_seat)
         headline = reason if winner is None else result_text(words, winner, view.viewer_seat)
     return {"scores": totals, "winner": winner, "headline": headline, "reason": reason}
 
@@ -185,7 +185,7 @@ def _drawers(view: RoomView, words: Words, computer_name: str | None) -> dict[st
         return tile_html(code, t, extra_class, is_player)
 
     def seat_label(seat: int) -> str:
-        if computer_name is not None and seat == view.computer_seat:
+        if computer_name is not None and seat == view.facts.computer_seat:
             return computer_name
         return words.seat_name(seat)
 
@@ -201,29 +201,29 @@ def _turn(view: RoomView, words: Words, computer_name: str | None) -> dict[str, 
     """Whose turn it is, as the board says it, and whether the computer is thinking."""
     state = view.state
     return {
-        "waiting_for_opponent": not all(view.seats_claimed),
+        "waiting_for_opponent": not all(view.facts.seats_claimed),
         "turn_text": (
             turn_text(words, state.to_move, view.viewer_seat)
-            if view.started and view.ending is None
+            if view.started and view.facts.ending is None
             else turn_text(words, None, None)
             if view.over
             else not_started_text(words)
         ),
         "actions_left": actions_left_text(words, state.actions_left),
         # The computer thinks while it is to move, also when it stands in for an absent player.
-        "computer_turn": computer_name is not None and state.to_move == view.computer_seat,
+        "computer_turn": computer_name is not None and state.to_move == view.facts.computer_seat,
         "standin_turn": (
-            view.standin_seat is not None
-            and view.ending is None
+            view.facts.standin_seat is not None
+            and view.facts.ending is None
             and not state.finished
-            and state.to_move == view.standin_seat
+            and state.to_move == view.facts.standin_seat
         ),
     }
 
 
 def _computer_name(view: RoomView, words: Words) -> str | None:
     """Against the computer, its seat goes by its strength."""
-    if view.computer_seat is None:
+    if view.facts.computer_seat is None:
         return None
     t = words.lang
     names = {
@@ -231,7 +231,7 @@ def _computer_name(view: RoomView, words: Words) -> str | None:
         "normal": t.gettext("Computer (normal)"),
         "strong": t.gettext("Computer (strong)"),
     }
-    return names.get(view.computer or "")
+    return names.get(view.facts.computer or "")
 
 
 def draw_board(

@@ -80,7 +80,7 @@ def _always(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
 
 def _labels(context: Mapping[str, Any]) -> Hashable:
     """What ``seat_label`` depends on beyond the language."""
-    return (context["computer_name"], context["view"].computer_seat)
+    return (context["computer_name"], context["view"].facts.computer_seat)
 
 
 def _links(context: Mapping[str, Any]) -> Hashable:
@@ -108,9 +108,9 @@ def _presence(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     view = context["view"]
     return (
         "presence",
-        tuple(view.online),
-        tuple(view.seats_claimed),
-        view.spectators,
+        tuple(view.facts.online),
+        tuple(view.facts.seats_claimed),
+        view.facts.spectators,
         _labels(context),
     )
 

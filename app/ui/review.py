@@ -98,24 +98,26 @@ def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
     position."""
     rows = log_version_at(view, at)
     last = rows == len(view.log)
+    past = view.with_facts(
+        seats_claimed=(True, True),
+        standin_seat=None,
+        ending=view.facts.ending if last else None,
+        events=tuple(
+            e for e in view.facts.events if e.at_version < rows or (last and e.at_version == rows)
+        ),
+    )
     return dataclasses.replace(
-        view,
+        past,
         version=at,
         state=state,
         log=view.log[:rows],
         viewer_seat=None,
-        seats_claimed=(True, True),
         invite_link=None,
         spectator_link=None,
         seat_link=None,
         review_link=None,
         rematch=None,
         seat_taken=False,
-        standin_seat=None,
-        ending=view.ending if last else None,
-        events=tuple(
-            e for e in view.events if e.at_version < rows or (last and e.at_version == rows)
-        ),
     )
 
 

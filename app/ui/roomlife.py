@@ -52,25 +52,25 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
     seat = view.viewer_seat
     playing = seat is not None and not view.over
     reissue = None
-    if seat is not None and view.host_seat == seat and view.seats_held[1 - seat]:
+    if seat is not None and view.facts.host_seat == seat and view.facts.seats_held[1 - seat]:
         reissue = 1 - seat
     gone = (
         playing
         and seat is not None
         and view.started
-        and view.computer_seat is None
+        and view.facts.computer_seat is None
         and view.state.to_move == 1 - seat
-        and view.absent[1 - seat]
+        and view.facts.absent[1 - seat]
     )
-    standin = None if view.over else view.standin_seat
-    asker = None if view.over else view.takeback_seat
+    standin = None if view.over else view.facts.standin_seat
+    asker = None if view.over else view.facts.takeback_seat
     own = 0
     if playing and seat is not None and view.started and asker is None:
         own = takeback_counts(view, seat)
     life = RoomLife(
         not_started=not view.started and not view.over,
         can_resign=playing and view.started,
-        can_abort=playing and may_abort(view.version, view.start_moves),
+        can_abort=playing and may_abort(view.version, view.facts.start_moves),
         reissue_seat=reissue,
         opponent_gone=bool(gone),
         standin_seat=standin,
@@ -92,7 +92,7 @@ def takeback_counts(view: RoomView, seat: int) -> int:
         )
         for e in view.log
     )
-    return own_moves_to_take_back(effective_of(rows), seat, view.start_moves)
+    return own_moves_to_take_back(effective_of(rows), seat, view.facts.start_moves)
 
 
 def event_line(words: Words, event: RoomEventEntry) -> str:
@@ -124,7 +124,7 @@ def event_line(words: Words, event: RoomEventEntry) -> str:
 def event_items(view: RoomView, words: Words) -> Mapping[int, Markup]:
     """The room's happenings as move-log items, by the number of moves they came after."""
     by_version: dict[int, list[Markup]] = {}
-    for event in view.events:
+    for event in view.facts.events:
         item = Markup('<li class="log-entry log-event" data-event="{}"><p>{}</p></li>').format(
             event.kind, escape(event_line(words, event))
         )

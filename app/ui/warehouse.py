@@ -123,9 +123,9 @@ class Mat:
         self.name = words.seat_name(seat)
         self.role = seat_role(seat, view.viewer_seat)
         self.francs = state.players[seat].francs
-        self.online = view.online[seat]
-        self.claimed = view.seats_claimed[seat]
-        self.to_move = state.to_move == seat and view.ending is None
+        self.online = view.facts.online[seat]
+        self.claimed = view.facts.seats_claimed[seat]
+        self.to_move = state.to_move == seat and view.facts.ending is None
         self._state = state
         self._words = words
 

@@ -3,7 +3,6 @@ first whole board gives the very board drawn last."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 
@@ -26,8 +25,7 @@ def _view(game: list[games.Position], at: int, seat: int | None, rng: random.Ran
     # takeback asked, a player away, the host's seat-link reissue.
     online = (rng.random() < 0.9, rng.random() < 0.8)
     view = games.sample_view("r1", state, log, seat, online=online, spectators=rng.randrange(3))
-    return dataclasses.replace(
-        view,
+    return view.with_facts(
         takeback_seat=rng.choice([None, None, None, 0, 1]),
         absent=(rng.random() < 0.2, rng.random() < 0.2),
         host_seat=rng.choice([None, 0]),
@@ -177,9 +175,7 @@ def test_what_the_player_may_act_on_is_listed_on_the_board_not_drawn_into_its_ti
     seat = state.to_move
     assert seat is not None
     acting = draw_board(games.sample_view("r1", state, log, seat))
-    waiting = draw_board(
-        dataclasses.replace(games.sample_view("r1", state, log, seat), standin_seat=seat)
-    )
+    waiting = draw_board(games.sample_view("r1", state, log, seat).with_facts(standin_seat=seat))
     assert acting.attrs["playable"] and not waiting.attrs["playable"]
     assert acting.frame != waiting.frame
     for part in ("mat-wheel-0", "mat-wheel-1", "mat-locked-0", "mat-locked-1"):

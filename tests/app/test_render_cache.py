@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 from typing import Any
@@ -90,7 +89,7 @@ def test_a_change_of_presence_or_links_is_drawn() -> None:
     state, log = game(4, 10)[-1]
     board = view("r", state, log, 0)
     before = render_board(board)
-    after = render_board(dataclasses.replace(board, online=(True, True), spectators=3))
+    after = render_board(board.with_facts(online=(True, True), spectators=3))
     assert "Player 2 away" in before and "Player 2 online" in after
     assert "3 spectators watching" in after
 

@@ -78,7 +78,7 @@ def test_the_computer_standing_in_is_thinking_in_the_absent_players_seat() -> No
     state, log = played(1)
     absent = state.to_move
     assert absent == 1
-    view = dataclasses.replace(view_of(state, 0, log), standin_seat=absent)
+    view = view_of(state, 0, log).with_facts(standin_seat=absent)
     html = render_board(view)
     banner = re.search(r'<p class="turn-banner([^"]*)" id="turn-banner"[^>]*>(.*?)</p>', html)
     assert banner is not None
@@ -86,7 +86,7 @@ def test_the_computer_standing_in_is_thinking_in_the_absent_players_seat() -> No
     assert banner.group(2) == "The computer is thinking for Player 2…"
     # once the present player is to move, their banner is theirs again
     state, log = played(2)
-    html = render_board(dataclasses.replace(view_of(state, 0, log), standin_seat=absent))
+    html = render_board(view_of(state, 0, log).with_facts(standin_seat=absent))
     assert "The computer is thinking" not in html and ">Your turn<" in html
 
 
@@ -102,7 +102,7 @@ def test_the_log_numbers_only_the_moves() -> None:
         RoomEventEntry(seq=1, kind="takeback_asked", seat=third.seat, at_version=3),
         RoomEventEntry(seq=2, kind="resigned", seat=0, at_version=5),
     )
-    view = dataclasses.replace(view_of(state, 0, entries), events=events)
+    view = view_of(state, 0, entries).with_facts(events=events)
     html = render_board(view)
     log_list = re.search(r'<div class="log-list"[^>]*>(.*?)</div>', html, re.S)
     assert log_list is not None

@@ -10,6 +10,7 @@ answers in the viewer's language (`app.routes.pages.page_error`).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Annotated
 from urllib.parse import parse_qsl
@@ -227,6 +228,40 @@ async def room_reader(
 
 
 RoomReaderDep = Annotated[Callable[[], RoomView], Depends(room_reader)]
+
+
+@dataclass(frozen=True)
+class PageAct:
+    """What a page's act on its room (an htmx post) needs: the request, its viewer, a database
+    session, how to read the room afterwards, the hub to tell, the base URL of links, and the
+    viewer's language (code and translator)."""
+
+    request: Request
+    viewer: Viewer
+    session: Session
+    read_view: Callable[[], RoomView]
+    hub: Hub
+    base_url: str
+    settings: Settings
+    lang: str
+    t: Language
+
+
+async def page_act(
+    request: Request,
+    viewer: PageViewerDep,
+    session: SessionDep,
+    read_view: RoomReaderDep,
+    hub: HubDep,
+    base: BaseUrlDep,
+    settings: SettingsDep,
+    lang: LangDep,
+    t: TranslatorDep,
+) -> PageAct:
+    return PageAct(request, viewer, session, read_view, hub, base, settings, lang, t)
+
+
+PageActDep = Annotated[PageAct, Depends(page_act)]
 
 
 def read_room_view(read: RoomReaderDep) -> RoomView:

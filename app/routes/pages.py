@@ -24,9 +24,8 @@ from app.deps import (
     FormDep,
     HubDep,
     LangDep,
+    PageActDep,
     PageError,
-    PageViewerDep,
-    RoomReaderDep,
     SessionDep,
     TableViewDep,
     TranslatorDep,
@@ -35,9 +34,10 @@ from app.edge.cookies import set_cookie
 from app.i18n import COOKIE, COOKIE_MAX_AGE, LANGUAGES, language, language_of
 from app.reads import catalogs
 from app.reads.chatview import ChatView, load_chat
+from app.reads.roomview import RematchInfo
 from app.reads.yourgames import room_tokens, your_games
 from app.refusals.answers import sentence, status
-from app.routes.panel import panel_message
+from app.routes.panel import act_in_panel
 from app.services import rematch, rooms
 from app.services.errors import ServiceError, UnknownCatalog
 from app.ui.board import board_context
@@ -211,30 +211,23 @@ def room_page(
 
 
 @router.post("/rooms/{room_id}/rematch", response_class=HTMLResponse)
-def post_rematch(
-    request: Request,
-    session: SessionDep,
-    viewer: PageViewerDep,
-    read_view: RoomReaderDep,
-    base: BaseUrlDep,
-    hub: HubDep,
-    lang: LangDep,
-    t: TranslatorDep,
-) -> HTMLResponse:
+def post_rematch(page: PageActDep) -> HTMLResponse:
     """Ask for the rematch with the boards swapped; it opens once both players asked."""
-    title = t.gettext("Rematch")
-    try:
-        info = rematch.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
-    except ServiceError as refused:
-        reason = sentence(refused.code, refused.params, lang)
-        return panel_message(
-            request, read_view(), lang, title=title, error=reason, status_code=status(refused.code)
-        )
-    if info.room_id:
-        lines = [t.gettext("The rematch is ready.")]
-    else:
-        lines = [t.gettext("You asked for a rematch. It starts when your opponent agrees.")]
-    return panel_message(request, read_view(), lang, title=title, lines=lines, board=True)
+    t = page.t
+
+    def said(info: RematchInfo) -> list[str]:
+        if info.room_id:
+            return [t.gettext("The rematch is ready.")]
+        return [t.gettext("You asked for a rematch. It starts when your opponent agrees.")]
+
+    return act_in_panel(
+        page,
+        title=t.gettext("Rematch"),
+        act=lambda: rematch.offer_rematch(
+            page.session, viewer=page.viewer, base_url=page.base_url, publisher=page.hub
+        ),
+        lines=said,
+    )
 
 
 def chat_page_context(

@@ -15,8 +15,9 @@ current board (the page may be showing an older one), and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import suppress
+from typing import TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -25,12 +26,10 @@ from sqlalchemy.orm import Session
 
 from app.deps import (
     FormDep,
-    HubDep,
     LangDep,
-    PageViewerDep,
-    RoomReaderDep,
+    PageAct,
+    PageActDep,
     RoomViewDep,
-    SessionDep,
     TranslatorDep,
 )
 from app.live.hub import Hub
@@ -115,6 +114,39 @@ def panel_message(
     )
 
 
+T = TypeVar("T")
+"""What a page's act answers when it is done."""
+
+
+def refused_in_panel(page: PageAct, refused: ServiceError, *, title: str) -> HTMLResponse:
+    """The one answer to a page's act the services refused: why, in the viewer's language, with
+    the status the JSON API would answer and the current board; nothing changed."""
+    view = page.read_view()
+    return panel_message(
+        page.request,
+        view,
+        page.lang,
+        title=title,
+        error=sentence(refused.code, refused.params, page.lang, view.state.catalog),
+        board=True,
+        status_code=status(refused.code),
+    )
+
+
+def act_in_panel(
+    page: PageAct, *, title: str, act: Callable[[], T], lines: Callable[[T], list[str]]
+) -> HTMLResponse:
+    """Do a page's `act` on its room; answer with its `lines` and the fresh board, or with the
+    refusal (`refused_in_panel`)."""
+    try:
+        done = act()
+    except ServiceError as refused:
+        return refused_in_panel(page, refused, title=title)
+    return panel_message(
+        page.request, page.read_view(), page.lang, title=title, lines=lines(done), board=True
+    )
+
+
 def panel_answer(
     request: Request,
     lang: str,
@@ -143,17 +175,7 @@ def panel_answer(
 
 
 @router.post("/rooms/{room_id}/moves", response_class=HTMLResponse)
-def post_move(
-    request: Request,
-    room_id: str,
-    viewer: PageViewerDep,
-    form: FormDep,
-    session: SessionDep,
-    read_view: RoomReaderDep,
-    hub: HubDep,
-    lang: LangDep,
-    t: TranslatorDep,
-) -> Response:
+def post_move(room_id: str, page: PageActDep, form: FormDep) -> Response:
     """Submit one move from the panel's form: answered with what happened (the board follows
     over the socket).
 
@@ -162,32 +184,29 @@ def post_move(
     in the viewer's language, the status the API would answer, and the current board. A form the
     browser sent itself (htmx did not catch it) is answered by going back to the table.
     """
-    if request.headers.get("sec-fetch-mode") == "navigate":
+    seat, hub, t = page.viewer.seat, page.hub, page.t
+    if page.request.headers.get("sec-fetch-mode") == "navigate":
         with suppress(ServiceError):
-            _submit(session, room_id, viewer.seat, form, hub)
+            _submit(page.session, room_id, seat, form, hub)
         return RedirectResponse(f"/rooms/{room_id}", status_code=303)
     try:
-        result = _submit(session, room_id, viewer.seat, form, hub)
+        result = _submit(page.session, room_id, seat, form, hub)
     except ServiceError as refused:
-        view = read_view()
-        return panel_message(
-            request,
-            view,
-            lang,
-            title=t.gettext("Not played"),
-            error=sentence(refused.code, refused.params, lang, view.state.catalog),
-            board=True,
-            status_code=status(refused.code),
-        )
+        return refused_in_panel(page, refused, title=t.gettext("Not played"))
     hub.wait_for_boards(room_id, result.version, BOARDS_WAIT)
     entry = result.entry
-    words = words_for(lang)
+    words = words_for(page.lang)
     lines = describe_events(words, entry.events, words.building_names(result.state.catalog))
     hint = None
-    if result.state.to_move == viewer.seat and entry.move.get("type") == "sell":
+    if result.state.to_move == seat and entry.move.get("type") == "sell":
         hint = t.gettext("Your turn goes on: build or use a building.")
     return panel_answer(
-        request, lang, version=result.version, title=t.gettext("Done"), lines=lines, hint=hint
+        page.request,
+        page.lang,
+        version=result.version,
+        title=t.gettext("Done"),
+        lines=lines,
+        hint=hint,
     )
 
 

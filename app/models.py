@@ -28,6 +28,13 @@ class Room(Base):
     __tablename__ = "rooms"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: The game the room plays (an `engine.games` id), its number of seats, and its setup (the
+    #: game's JSON start: "{}" for Inland Port; docs/le-havre/spec.md §3 for Le Havre).
+    game: Mapped[str] = mapped_column(
+        String(16), default="inland_port", server_default="inland_port"
+    )
+    players: Mapped[int] = mapped_column(Integer, default=2, server_default="2")
+    setup: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
     #: Number of moves in the log.
     version: Mapped[int] = mapped_column(Integer, default=0)
     #: Canonical JSON of the engine summary at `version` (a cache of the replayed log).

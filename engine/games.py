@@ -12,12 +12,15 @@ setup is the JSON object of docs/le-havre/spec.md §3, its catalog the package's
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol
 
 from . import lehavre
 from .canonical import canonical_json
-from .catalog import Catalog
+from .catalog import Catalog, content_hash, default_catalog
+from .errors import IllegalMove, MalformedMove
+from .lehavre.loader import DEFAULT_PATH as LEHAVRE_CATALOG
 from .moves import canonical as inland_canonical
 from .moves import parse_move as inland_parse
 from .rules import apply as inland_apply
@@ -28,16 +31,30 @@ from .state import scores as inland_scores
 from .state import summary as inland_summary
 
 
+class Refusal(Protocol):
+    """What a game's refusal of a move carries (both kinds, each game's own ``ValueError``): a
+    stable code and JSON params, put into words by the server."""
+
+    code: str
+    params: dict[str, Any]
+
+
 class Game(Protocol):
     """What the server asks of a game. States and moves are the game's own (opaque here)."""
 
     id: ClassVar[str]
+    #: The exceptions the game refuses a move with (each a `Refusal`).
+    refusals: ClassVar[tuple[type[ValueError], ...]]
     #: The player counts the game is played with, smallest first.
     player_counts: ClassVar[tuple[int, ...]]
     #: The variants ("full", "short"...) the game is played in; the first is the default.
     variants: ClassVar[tuple[str, ...]]
 
     def random_setup(self, players: int, variant: str, seed: int | None) -> dict[str, Any]: ...
+
+    def numbers(self) -> tuple[str, str]:
+        """The id and SHA-256 of the numbers a game started without a catalog is played with."""
+        ...
 
     def start(self, setup: Mapping[str, Any], catalog: Any = None) -> Any: ...
 
@@ -62,6 +79,7 @@ class InlandPort:
     """*Le Havre: The Inland Port* (2012), two players; the catalog is the room's (SPEC.md)."""
 
     id: ClassVar[str] = "inland_port"
+    refusals: ClassVar[tuple[type[ValueError], ...]] = (MalformedMove, IllegalMove)
     player_counts: ClassVar[tuple[int, ...]] = (2,)
     variants: ClassVar[tuple[str, ...]] = ("standard",)
 
@@ -70,6 +88,10 @@ class InlandPort:
         _check_choice("players", players, self.player_counts)
         _check_choice("variant", variant, self.variants)
         return {}
+
+    def numbers(self) -> tuple[str, str]:
+        catalog = default_catalog()
+        return catalog.name, catalog.sha256
 
     def start(self, setup: Mapping[str, Any], catalog: Catalog | None = None) -> Any:
         return inland_new_game(catalog)
@@ -103,6 +125,7 @@ class LeHavre:
     """*Le Havre* (2008), one to five players, the full or the short game (docs/le-havre/spec.md)."""
 
     id: ClassVar[str] = "lehavre"
+    refusals: ClassVar[tuple[type[ValueError], ...]] = (lehavre.MalformedMove, lehavre.IllegalMove)
     player_counts: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     variants: ClassVar[tuple[str, ...]] = ("full", "short")
 
@@ -110,6 +133,9 @@ class LeHavre:
         _check_choice("players", players, self.player_counts)
         _check_choice("variant", variant, self.variants)
         return lehavre.random_setup(players, variant, seed).to_json()
+
+    def numbers(self) -> tuple[str, str]:
+        return "lehavre", content_hash(json.loads(LEHAVRE_CATALOG.read_text(encoding="utf-8")))
 
     def start(self, setup: Mapping[str, Any], catalog: Any = None) -> Any:
         return lehavre.new_game(lehavre.Setup.from_json(setup))

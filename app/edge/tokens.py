@@ -37,8 +37,9 @@ def derive_token(token: str, purpose: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def invite_token_for(host_token: str) -> str:
-    return derive_token(host_token, "invite")
+def invite_token_for(host_token: str, seat: int | None = None) -> str:
+    """The invite of a two-seat room's other seat (`seat` None), or of `seat` in a room of more."""
+    return derive_token(host_token, "invite" if seat is None else f"invite-{seat}")
 
 
 def spectator_token_for(seat_token: str) -> str:

@@ -20,7 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -137,14 +137,22 @@ class Memory(Generic[V]):
         return True
 
 
-class PositionCache(Memory[Position]):
+class Versioned(Protocol):
+    @property
+    def version(self) -> int: ...
+
+
+P = TypeVar("P", bound=Versioned)
+
+
+class PositionCache(Memory[P]):
     """The latest replayed position per room: a newer version replaces an older one, never back."""
 
-    def _replaces(self, new: Position, old: Position) -> bool:
+    def _replaces(self, new: P, old: P) -> bool:
         return new.version >= old.version
 
 
-positions = PositionCache(maxsize=4096)
+positions: PositionCache[Position] = PositionCache(maxsize=4096)
 
 
 def takeback_entry(seq: int, seat: int, count: int) -> LogEntry:

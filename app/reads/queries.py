@@ -54,7 +54,7 @@ class RoomSummary:
     room_id: str
     version: int
     summary: dict[str, Any]
-    online: tuple[bool, bool]
+    online: tuple[bool, ...]
     spectators: int
     finished: bool
     #: When finished: {"scores": [a, b], "winner": 0 | 1 | None, "breakdown": [{...}, {...}]}.
@@ -237,7 +237,7 @@ def _facts(
         claimed.add(room.computer_seat)
     online, spectators = presence(session, room, presence_timeout)
     open_invites: frozenset[str] = frozenset()
-    if len(claimed) < 2:
+    if len(claimed) < room.players:
         open_invites = frozenset(
             session.scalars(
                 select(Link.token_hash).where(
@@ -249,7 +249,9 @@ def _facts(
     return RoomFacts(
         room_id=room.id,
         version=room.version,
-        seats_claimed=(0 in claimed, 1 in claimed),
+        game=room.game,
+        players=room.players,
+        seats_claimed=tuple(seat in claimed for seat in range(room.players)),
         online=online,
         spectators=spectators,
         open_invites=open_invites,
@@ -261,7 +263,7 @@ def _facts(
         ending=ending_of(room),
         standin_seat=room.standin_seat,
         events=room_events(session, room.id),
-        seats_held=(0 in held, 1 in held),
+        seats_held=tuple(seat in held for seat in range(room.players)),
         start_moves=room.start_moves,
         absent=absent_seats(session, room.id, online, absent_after=absent_after),
         takeback_seat=room.takeback_seat,
@@ -324,7 +326,7 @@ def rematch_seen(
     return RematchInfo(offered_by=offered_by, room_id=room_id, seat_link=link)
 
 
-def presence(session: Session, room: Room, timeout: float) -> tuple[tuple[bool, bool], int]:
+def presence(session: Session, room: Room, timeout: float) -> tuple[tuple[bool, ...], int]:
     """Which seats have a live socket (the computer is always there) and how many spectators."""
     rows = session.execute(
         select(Connection.seat, func.count())
@@ -333,7 +335,7 @@ def presence(session: Session, room: Room, timeout: float) -> tuple[tuple[bool, 
         .group_by(Connection.seat)
     ).all()
     counts = {seat: n for seat, n in rows}
-    online = [counts.get(0, 0) > 0, counts.get(1, 0) > 0]
+    online = [counts.get(seat, 0) > 0 for seat in range(room.players)]
     if room.computer_seat is not None:
         online[room.computer_seat] = True
-    return (online[0], online[1]), counts.get(None, 0)
+    return tuple(online), counts.get(None, 0)

@@ -133,8 +133,8 @@ class RoomFacts:
 
     room_id: str
     version: int
-    seats_claimed: tuple[bool, bool]
-    online: tuple[bool, bool]
+    seats_claimed: tuple[bool, ...]
+    online: tuple[bool, ...]
     spectators: int
     open_invites: frozenset[str]
     rematch_offered_by: tuple[bool, bool]
@@ -145,9 +145,12 @@ class RoomFacts:
     ending: Ending | None = None
     standin_seat: int | None = None
     events: tuple[RoomEventEntry, ...] = ()
-    seats_held: tuple[bool, bool] = (False, False)
+    seats_held: tuple[bool, ...] = (False, False)
     start_moves: int = 0
-    absent: tuple[bool, bool] = (False, False)
+    absent: tuple[bool, ...] = (False, False)
     takeback_seat: int | None = None
     #: "import" for a record opened read-only, "fork" for a game played on from another's.
     origin: str | None = None
+    #: The game the room plays (an `engine.games` id) and its number of seats.
+    game: str = "inland_port"
+    players: int = 2

@@ -15,7 +15,7 @@ from app.reads.roomview import Viewer
 from app.services.errors import EndingRefused, NotStarted, NotYourTurn
 from app.services.events import log_event
 from app.services.lock import now, room_lock
-from app.services.moves import both_seats_taken
+from app.services.moves import every_seat_taken
 from app.services.standin import check_opponent_gone
 
 
@@ -27,7 +27,7 @@ def resign(session: Session, *, viewer: Viewer, publisher: Publisher | None = No
     seat = _player_seat(viewer)
     with room_lock(session, viewer.room_id) as room:
         _check_playing(room)
-        if room.version == room.start_moves and not both_seats_taken(session, room):
+        if room.version == room.start_moves and not every_seat_taken(session, room):
             raise NotStarted()
         _end(session, room, "resigned", seat)
     if publisher is not None:

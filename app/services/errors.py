@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import IllegalMove, MalformedMove
+from engine.games import Refusal
 
 
 class ServiceError(Exception):
@@ -87,9 +88,20 @@ class MoveRefused(ServiceError):
     """A move the engine refused (malformed or illegal: its code, params and English sentence),
     or a ``client_move_id`` the room cannot keep (``bad_client_move_id``)."""
 
+    #: The game whose rules refused the move (its codes have their own words); None: Inland Port's.
+    game: str | None = None
+
     @classmethod
     def by_engine(cls, refusal: MalformedMove | IllegalMove) -> MoveRefused:
+        """Inland Port's refusal, with the engine's own English sentence."""
         return cls(refusal.code, refusal.params, reason=str(refusal))
+
+    @classmethod
+    def by_game(cls, game: str, refusal: Refusal) -> MoveRefused:
+        """The refusal of another game's engine: its words are the game's (`app.refusals`)."""
+        refused = cls(refusal.code, refusal.params)
+        refused.game = game
+        return refused
 
 
 class ClientMoveIdReused(ServiceError):

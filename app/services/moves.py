@@ -15,8 +15,10 @@ from sqlalchemy.orm import Session
 import engine
 from app.live.notify import Publisher, queue_notify
 from app.models import Move, Room, Seat
+from app.reads.games import GamePosition
 from app.reads.positions import Position, log_entry, position, positions
 from app.reads.roomview import LogEntry
+from app.services import gamemoves
 from app.services.errors import (
     ClientMoveIdReused,
     EndingRefused,
@@ -27,7 +29,11 @@ from app.services.errors import (
     StaleVersion,
 )
 from app.services.lock import now, room_columns_lock
+from engine import games
 
+INLAND_PORT = "inland_port"
+#: The most seats a room of any game has (Le Havre: five).
+MAX_SEATS = 5
 MAX_CLIENT_MOVE_ID = 64
 CLIENT_MOVE_ID_PATTERN = rf"^[^\x00-\x1f\x7f-\x9f]{{1,{MAX_CLIENT_MOVE_ID}}}$"
 """A client move id: 1 to 64 characters, none a control character (PostgreSQL refuses NUL in
@@ -58,6 +64,9 @@ _LOCKED_COLUMNS = (
     Room.computer_seat,
     Room.standin_seat,
     Room.takeback_seat,
+    Room.game,
+    Room.players,
+    Room.setup,
 )
 
 
@@ -69,8 +78,8 @@ class MoveResult:
     room_id: str
     version: int
     summary: dict[str, Any]
-    #: The position after the move.
-    state: engine.GameState
+    #: The position after the move (the game's own state: `engine.GameState` for Inland Port).
+    state: Any
     entry: LogEntry
     #: True when the client move id was already used and this is the original answer again.
     duplicate: bool = False
@@ -110,6 +119,8 @@ def submit_move(
     """
     seat = _mover(seat, client_move_id)
     with room_columns_lock(session, room_id, *_LOCKED_COLUMNS) as room:
+        if room.game != INLAND_PORT:
+            return game_move(session, room, seat, move, version, client_move_id, publisher)
         try:
             before, parsed, new_state, events = _checked(
                 session, room, seat=seat, move=move, version=version, by_computer=by_computer
@@ -118,7 +129,16 @@ def submit_move(
             return _again_or_refuse(session, room_id, seat, client_move_id, move, refused)
         canonical = engine.canonical(parsed)
         lapsed = room.takeback_seat is not None  # a move lets an open takeback request lapse
-        if not _write_move(session, room, seat, canonical, client_move_id, new_state):
+        written = _write_move(
+            session,
+            room,
+            seat,
+            canonical,
+            client_move_id,
+            engine.summary_json(new_state),
+            engine.is_finished(new_state),
+        )
+        if not written:
             stale = StaleVersion(room_id, version + 1)
             return _again_or_refuse(session, room_id, seat, client_move_id, move, stale)
     entry = log_entry(version, seat, parsed, events)
@@ -136,6 +156,54 @@ def submit_move(
         if lapsed:
             publisher.room_changed(room_id, None)
     return result
+
+
+def game_move(
+    session: Session,
+    room: Row[Any],
+    seat: int,
+    move: Any,
+    version: int,
+    client_move_id: str,
+    publisher: Publisher | None,
+) -> MoveResult:
+    """Steps 2 to 7 for a game other than Inland Port, on the locked `room`
+    (`app.services.gamemoves`): the same log, version, snapshot and notification."""
+    rules = games.game(room.game)
+    try:
+        before, text, after = gamemoves.checked_move(
+            session,
+            room,
+            seat=seat,
+            move=move,
+            version=version,
+            taken=lambda: every_seat_taken(session, room),
+        )
+    except ServiceError as refused:
+        found = gamemoves.refuse_or_answer_again(session, room, seat, client_move_id, move, refused)
+        return _game_result(room.id, rules, found, duplicate=True)
+    snapshot = games.summary_json(rules, after)
+    if not _write_move(session, room, seat, text, client_move_id, snapshot, rules.finished(after)):
+        stale = StaleVersion(room.id, version + 1)
+        found = gamemoves.refuse_or_answer_again(session, room, seat, client_move_id, move, stale)
+        return _game_result(room.id, rules, found, duplicate=True)
+    result = _game_result(room.id, rules, gamemoves.remember(room.id, before, seat, text, after))
+    if publisher is not None:
+        publisher.room_changed(room.id, result.version)
+    return result
+
+
+def _game_result(
+    room_id: str, rules: games.Game, found: GamePosition, *, duplicate: bool = False
+) -> MoveResult:
+    return MoveResult(
+        room_id=room_id,
+        version=found.version,
+        summary=rules.summary(found.state),
+        state=found.state,
+        entry=found.log[-1],
+        duplicate=duplicate,
+    )
 
 
 def _again_or_refuse(
@@ -156,7 +224,7 @@ def _again_or_refuse(
 def _mover(seat: int | None, client_move_id: str) -> int:
     """The mover's seat, checked to be a player's, with a client move id of 1 to
     `MAX_CLIENT_MOVE_ID` printable characters."""
-    if seat is None or seat not in (0, 1):
+    if seat is None or seat not in range(MAX_SEATS):
         raise NotYourTurn("not_a_player")
     if re.fullmatch(CLIENT_MOVE_ID_PATTERN, client_move_id) is None or not _encodable(
         client_move_id
@@ -179,7 +247,8 @@ def _write_move(
     seat: int,
     canonical: Any,
     client_move_id: str,
-    new_state: engine.GameState,
+    snapshot: str,
+    finished: bool,
 ) -> bool:
     """Step 6 and the NOTIFY of step 7: the move's row, the room's new version and snapshot,
     committed. False (rolled back) when the row clashes with the log's."""
@@ -188,8 +257,8 @@ def _write_move(
     written = {
         "version": new_version,
         "takeback_seat": None,
-        "snapshot": engine.summary_json(new_state),
-        "finished": engine.is_finished(new_state),
+        "snapshot": snapshot,
+        "finished": finished,
         "updated_at": stamp,
     }
     connection = session.connection()
@@ -223,7 +292,7 @@ def _checked(
     move parsed, the position after it and its events; else the refusal (a `ServiceError`)."""
     if room.ending is not None:
         raise NotYourTurn("game_over")
-    if room.version == room.start_moves and not both_seats_taken(session, room):
+    if room.version == room.start_moves and not every_seat_taken(session, room):
         raise NotStarted()
     if version != room.version:
         raise StaleVersion(room.id, room.version)
@@ -274,12 +343,12 @@ def _answer_again(
     )
 
 
-def both_seats_taken(session: Session, room: Room | Row[Any]) -> bool:
-    """Whether both seats of `room` are taken (by people, or one by the computer)."""
+def every_seat_taken(session: Session, room: Room | Row[Any]) -> bool:
+    """Whether every seat of `room` is taken (by people, or one by the computer)."""
     held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
     if room.computer_seat is not None:
         held.add(room.computer_seat)
-    return held == {0, 1}
+    return held == set(range(room.players))
 
 
 def _same_move(move: Any, logged: str) -> bool:

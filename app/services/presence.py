@@ -98,21 +98,21 @@ def seat_acted(session: Session, *, room_id: str, seat: int) -> None:
 def absent_seats(
     session: Session,
     room_id: str,
-    online: tuple[bool, bool],
+    online: tuple[bool, ...],
     *,
     absent_after: float,
     at: datetime | None = None,
-) -> tuple[bool, bool]:
+) -> tuple[bool, ...]:
     """Which seats' players have had no open page for `absent_after` seconds (`online`: which
     seats have a live socket now). A seat nobody holds, or the computer's, is never absent."""
     cutoff = (at or stamp()) - timedelta(seconds=absent_after)
-    absent = [False, False]
+    absent = [False] * len(online)
     for seat, joined, seen in session.execute(
         select(Seat.seat, Seat.joined_at, Seat.last_seen_at).where(Seat.room_id == room_id)
     ):
         last = _aware(seen or joined)
         absent[seat] = not online[seat] and last < cutoff
-    return absent[0], absent[1]
+    return tuple(absent)
 
 
 def seats_gone_absent(session: Session, *, absent_after: float, window: float) -> list[str]:

@@ -23,7 +23,9 @@ from app.live.notify import Publisher
 from app.models import Link, Move, Room, Seat
 from app.reads import catalogs
 from app.services.lock import now
+from engine import games
 from engine.ai import LEVELS
+from engine.canonical import canonical_json
 from engine.record import GameRecord
 
 
@@ -40,6 +42,10 @@ class CreatedRoom:
     #: The catalog the room is played with: its id and SHA-256.
     catalog_id: str
     catalog_sha256: str
+    #: The game, its number of seats, and the invite link of every other seat, by seat.
+    game: str = "inland_port"
+    players: int = 2
+    invite_links: tuple[str, ...] = ()
 
 
 def new_room(
@@ -131,6 +137,45 @@ def create_room(
     return seat_host(session, room, seat=seat, base_url=base_url, publisher=publisher)
 
 
+def create_game_room(
+    session: Session,
+    *,
+    game_id: str,
+    players: int,
+    variant: str | None,
+    host_seat: int | Literal["random"],
+    base_url: str,
+) -> CreatedRoom:
+    """A new room of a game other than Inland Port (`engine.games`) for `players` seats, the
+    host in `host_seat` ("random": chance decides), every other seat offered by its own invite
+    link; a random setup (`variant` None: the game's first). One seat: the game starts at once."""
+    rules = games.game(game_id)
+    variant = variant or rules.variants[0]
+    setup = rules.random_setup(players, variant, secrets.randbits(64))
+    seat = secrets.randbelow(players) if host_seat == "random" else host_seat
+    if isinstance(seat, bool) or seat not in range(players):
+        raise ValueError(f'host_seat must be a seat of the {players} or "random"')
+    stamp = now()
+    start = rules.start(setup)
+    room = Room(
+        id=new_room_id(),
+        game=game_id,
+        players=players,
+        setup=canonical_json(setup),
+        version=0,
+        snapshot=games.summary_json(rules, start),
+        finished=rules.finished(start),
+        created_at=stamp,
+        updated_at=stamp,
+        computer=None,
+        computer_seat=None,
+    )
+    room.catalog_id, room.catalog_sha256 = rules.numbers()
+    session.add(room)
+    session.flush()
+    return seat_host(session, room, seat=seat, base_url=base_url, publisher=None)
+
+
 def seat_host(
     session: Session, room: Room, *, seat: int, base_url: str, publisher: Publisher | None
 ) -> CreatedRoom:
@@ -144,15 +189,15 @@ def seat_host(
     session.add(
         Seat(room_id=room_id, seat=seat, token_hash=token_hash(token), joined_at=room.created_at)
     )
-    invite, spectator = invite_token_for(token), spectator_token_for(token)
-    if computer is None:
-        session.add(
-            Link(token_hash=token_hash(invite), room_id=room_id, kind="invite", seat=1 - seat)
-        )
+    invites = _invites(room, seat, token)
+    for other, invite in invites.items():
+        session.add(Link(token_hash=token_hash(invite), room_id=room_id, kind="invite", seat=other))
+    spectator = spectator_token_for(token)
     session.add(
         Link(token_hash=token_hash(spectator), room_id=room_id, kind="spectator", seat=seat)
     )
     version, catalog_id, catalog_sha256 = room.version, room.catalog_id, room.catalog_sha256
+    game, players = room.game, room.players
     session.commit()
     if computer is not None and publisher is not None:
         publisher.room_changed(room_id, None)
@@ -161,9 +206,26 @@ def seat_host(
         seat=seat,
         token=token,
         seat_link=seat_link(base_url, token),
-        invite_link=None if computer is not None else invite_link(base_url, invite),
+        invite_link=next((invite_link(base_url, i) for i in invites.values()), None),
         spectator_link=spectator_link(base_url, spectator),
         version=version,
         catalog_id=catalog_id,
         catalog_sha256=catalog_sha256,
+        game=game or "inland_port",
+        players=players or 2,
+        invite_links=tuple(invite_link(base_url, i) for i in invites.values()),
     )
+
+
+def _invites(room: Room, host_seat: int, host_token: str) -> dict[int, str]:
+    """The invite token of every seat the host's room offers, by seat: Inland Port's other seat
+    unless the computer holds it; in another game, every seat but the host's."""
+    if room.game in (None, "inland_port"):
+        if room.computer is not None:
+            return {}
+        return {1 - host_seat: invite_token_for(host_token)}
+    return {
+        seat: invite_token_for(host_token, seat)
+        for seat in range(room.players)
+        if seat != host_seat
+    }

@@ -19,7 +19,7 @@ from app.reads.roomview import Viewer
 from app.services.errors import EndingRefused, NotYourTurn
 from app.services.events import log_event
 from app.services.lock import now, room_lock
-from app.services.moves import both_seats_taken
+from app.services.moves import every_seat_taken
 from app.services.presence import absent_seats
 
 __all__ = ["STANDIN_LEVEL", "check_opponent_gone", "start_standin", "take_over"]
@@ -33,7 +33,7 @@ def check_opponent_gone(
     computer, or has had an open page in the last `absent_after` seconds)."""
     if room.finished or room.ending is not None:
         raise EndingRefused("game_over")
-    if room.version == room.start_moves and not both_seats_taken(session, room):
+    if room.version == room.start_moves and not every_seat_taken(session, room):
         raise EndingRefused("not_started")
     other = 1 - seat
     state = position(session, room.id, room.version).state

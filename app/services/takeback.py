@@ -29,7 +29,7 @@ from app.reads.roomview import Viewer
 from app.services.errors import EndingRefused, NotStarted, NotYourTurn
 from app.services.events import log_event
 from app.services.lock import now, room_lock
-from app.services.moves import both_seats_taken
+from app.services.moves import every_seat_taken
 
 #: The computer's strengths that agree to a takeback.
 COMPUTER_AGREES = ("easy", "normal")
@@ -47,7 +47,7 @@ def ask_takeback(
     with room_lock(session, viewer.room_id) as room:
         if room.finished or room.ending is not None:
             raise EndingRefused("game_over")
-        if room.version == room.start_moves and not both_seats_taken(session, room):
+        if room.version == room.start_moves and not every_seat_taken(session, room):
             raise NotStarted()
         if room.takeback_seat is not None:
             raise EndingRefused("takeback_pending")

@@ -1,0 +1,71 @@
+"""A room's position in any game but Inland Port: its setup plus its moves, replayed through the
+game's interface (`engine.games`) and cached per process like Inland Port's (`app.reads.positions`,
+which also keeps Inland Port's takebacks and move events).
+
+The log rows are the game's canonical moves; the start is the room's setup (JSON). A position
+cached at version V stays true for ever, so a newer version replays only the moves after V.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Row, select
+from sqlalchemy.orm import Session
+
+from app.models import Move, Room
+from app.reads.positions import PositionCache
+from app.reads.roomview import LogEntry
+from engine.games import Game, game
+
+
+@dataclass(frozen=True)
+class GamePosition:
+    """The position after the first `version` rows of a room's log, and the log that led there."""
+
+    version: int
+    state: Any
+    log: tuple[LogEntry, ...]
+
+
+game_positions: PositionCache[GamePosition] = PositionCache(maxsize=4096)
+
+
+def game_of(room: Room | Row[Any]) -> Game:
+    return game(room.game)
+
+
+def start_of(room: Room | Row[Any]) -> Any:
+    """The room's start position: its game's start for its setup."""
+    return game_of(room).start(json.loads(room.setup))
+
+
+def entry_of(seq: int, seat: int, text: str) -> LogEntry:
+    """The log entry of a move (the game's canonical text)."""
+    return LogEntry(seq=seq, seat=seat, move=json.loads(text), events=[])
+
+
+def game_position(session: Session, room: Room | Row[Any], version: int) -> GamePosition:
+    """The position after the first `version` moves of `room`'s log."""
+    cached = game_positions.get(room.id)
+    if cached is not None and cached.version == version:
+        return cached
+    if cached is not None and cached.version < version:
+        state, log, start = cached.state, list(cached.log), cached.version
+    else:
+        state, log, start = start_of(room), [], 0
+    rows = session.execute(
+        select(Move.seq, Move.seat, Move.move)
+        .where(Move.room_id == room.id, Move.seq >= start, Move.seq < version)
+        .order_by(Move.seq)
+    ).all()
+    if len(rows) != version - start:
+        raise RuntimeError(f"room {room.id}: the move log has a gap before version {version}")
+    rules = game_of(room)
+    for seq, seat, text in rows:
+        state = rules.apply(state, rules.parse(text))
+        log.append(entry_of(seq, seat, text))
+    found = GamePosition(version=version, state=state, log=tuple(log))
+    return game_positions.put(room.id, found)

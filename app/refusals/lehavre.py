@@ -53,6 +53,15 @@ def _cannot_afford(t: Language, shown: dict[str, str], params: Mapping[str, Any]
     return t.gettext("You do not have the goods %(building)s takes for that.", **shown)
 
 
+def _not_a_pile_top(t: Language, shown: dict[str, str], params: Mapping[str, Any]) -> str:
+    if params.get("ship") is None:
+        return t.gettext("Name the ship to build: the top ship of one of the piles.")
+    return t.gettext(
+        "That %(ship)s is not on top of its pile: only the top ship of a pile can be built.",
+        **shown,
+    )
+
+
 def _fee(prefix: str) -> Choose:
     """The entry fee of a building, paid wrongly (``fee_<reason>``)."""
     texts = {
@@ -283,9 +292,7 @@ EFFECTS: dict[str, Refusal] = {
     "cannot_construct": _move(
         N_("You cannot build %(building)s here: you lack its materials, or this firm cannot.")
     ),
-    "not_a_pile_top": _move(
-        N_("That %(ship)s is not on top of its pile: only the top ship of a pile can be built.")
-    ),
+    "not_a_pile_top": _move(_not_a_pile_top),
     "cannot_exchange": _move(N_("That %(ship)s cannot be exchanged here for a card of the town.")),
     "cannot_ship": _move(N_("Ship at least one good, goods only (no francs), from what you hold.")),
     "too_little_capacity": _move(N_("Your ships cannot carry that many goods.")),

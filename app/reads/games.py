@@ -69,3 +69,21 @@ def game_position(session: Session, room: Room | Row[Any], version: int) -> Game
         log.append(entry_of(seq, seat, text))
     found = GamePosition(version=version, state=state, log=tuple(log))
     return game_positions.put(room.id, found)
+
+
+def final_result(session: Session, room: Room) -> dict[str, Any]:
+    """A finished room's result: each seat's score and the winners (every seat with the best)."""
+    scores = game_of(room).scores(game_position(session, room, room.version).state)
+    return {
+        "scores": scores,
+        "winners": [seat for seat, score in enumerate(scores) if score == max(scores)],
+    }
+
+
+def legal_moves_now(session: Session, room: Room, seat: int) -> list[dict[str, Any]]:
+    """The legal moves of `seat` as canonical JSON objects ([] when it is not its turn)."""
+    rules = game_of(room)
+    state = game_position(session, room, room.version).state
+    if rules.to_move(state) != seat:
+        return []
+    return [json.loads(rules.canonical(move)) for move in rules.legal_moves(state)]

@@ -20,6 +20,7 @@ import engine
 from app.edge.links import invite_link, review_link, seat_link, spectator_link
 from app.edge.tokens import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.models import Connection, Link, RematchOffer, Room, RoomEvent, Seat, ServerProcess
+from app.reads import games
 from app.reads.positions import position
 from app.reads.roomview import (
     Ending,
@@ -91,7 +92,9 @@ def room_summary(session: Session, *, room_id: str, presence_timeout: float = 30
         room = room_row(session, room_id)
         online, spectators = presence(session, room, presence_timeout)
         result = None
-        if room.finished:
+        if room.finished and room.game != "inland_port":
+            result = games.final_result(session, room)
+        elif room.finished:
             result = game_result(position(session, room_id, room.version).state, ending_of(room))
         return RoomSummary(
             room_id=room_id,
@@ -114,6 +117,8 @@ def legal_moves_for(
     """The room's version and the legal moves of `seat` ([] when it is not that seat's turn)."""
     try:
         room = room_row(session, room_id)
+        if room.game != "inland_port":
+            return room.version, games.legal_moves_now(session, room, seat)
         state = position(session, room_id, room.version).state
         if state.to_move != seat:
             return room.version, []

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 
 from app.reads import catalogs
+from app.refusals import lehavre
 from app.refusals.table import REFUSALS
 from app.services.errors import ServiceError
 from app.ui.words import AMOUNT_ORDER, GOODS, words_for
@@ -26,6 +27,18 @@ from engine import Catalog
 def status(code: str) -> int:
     """The HTTP status of a refusal (``KeyError`` for an unknown code)."""
     return REFUSALS[code].status
+
+
+def refusal_status(error: ServiceError) -> int:
+    """The HTTP status of a service's refusal, in the table of the game that refused it."""
+    return lehavre.status(error.code) if error.game == "lehavre" else status(error.code)
+
+
+def refusal_sentence(error: ServiceError, lang: str, catalog: Catalog | None = None) -> str:
+    """A service's refusal in the language `lang`, in the words of the game that refused it."""
+    if error.game == "lehavre":
+        return lehavre.sentence(error.code, error.params, lang)
+    return sentence(error.code, error.params, lang, catalog)
 
 
 def sentence(
@@ -41,14 +54,14 @@ def sentence(
 def detail(error: ServiceError) -> str:
     """The English sentence of a refusal in a JSON answer: for a move the engine refused, the
     engine's own (docs/engine-api.md); else the table's."""
-    return error.reason or sentence(error.code, error.params, "en")
+    return error.reason or refusal_sentence(error, "en")
 
 
 def problem(error: ServiceError, **extra: Any) -> JSONResponse:
     """The JSON API's answer to a refusal, with its status:
     ``{"detail": English sentence, "code": ..., "params": {...}, **extra}``."""
     body = {"detail": detail(error), "code": error.code, "params": error.params, **extra}
-    code = status(error.code)
+    code = refusal_status(error)
     # A missing credential is 401, which names the scheme that would do (RFC 9110 §11.6.1).
     headers = {"WWW-Authenticate": "Bearer"} if code == 401 else None
     return JSONResponse(body, status_code=code, headers=headers)

@@ -7,11 +7,8 @@ a room refuses is answered with the status `app.refusals.answers` gives its code
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
-
-from fastapi import APIRouter, Path
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from app.deps import (
     BaseUrlDep,
@@ -23,6 +20,25 @@ from app.deps import (
 )
 from app.reads import gamelog, queries
 from app.refusals.answers import problem
+from app.routes.api_bodies import (
+    INVALID_REQUEST,
+    TOKEN_REFUSALS,
+    CreateRoomIn,
+    LegalOut,
+    LogMove,
+    LogOut,
+    MoveIn,
+    MoveOut,
+    Problem,
+    RematchOut,
+    RoomCreatedOut,
+    RoomId,
+    RoomOut,
+    SeatOut,
+    SeatTakenProblem,
+    StaleProblem,
+    Token,
+)
 from app.services import moves, rematch, rooms, seats
 from app.services.errors import (
     ClientMoveIdReused,
@@ -34,162 +50,6 @@ from app.services.errors import (
     SeatTaken,
     StaleVersion,
 )
-
-RoomId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
-Token = Annotated[str, Path(min_length=1, max_length=128)]
-
-
-def _whole_number(value: Any) -> Any:
-    """JSON's whole numbers: ``3`` and ``3.0`` (the same number to JSON Schema), never ``true``,
-    ``"3"`` or ``3.5``."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
-
-
-class Strict(BaseModel):
-    """A request body: no unknown fields, no coercion (`0` is not `false`, `"1"` is not `1`)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class CreateRoomIn(Strict):
-    host_seat: Literal[0, 1, "random"] = Field(
-        "random", description="the host's seat: 0 moves first, 1 second, or random"
-    )
-    computer: Literal["easy", "normal", "strong"] | None = Field(
-        None, description="play against the computer at this strength; null: a human opponent"
-    )
-    catalog: str | None = Field(
-        None,
-        max_length=64,
-        description=(
-            "the id of the catalog (the game's numbers) the room is played with, one of this "
-            'server\'s catalogs (built in: "provisional-1", "provisional-2", "provisional-3"; '
-            "more may be installed); null: the default for new rooms, provisional-3. An unknown id "
-            "is refused with 422 and the code unknown_catalog"
-        ),
-    )
-
-    @field_validator("host_seat", mode="before")
-    @classmethod
-    def _exactly_an_int_or_random(cls, value: object) -> object:
-        if isinstance(value, bool | float):
-            raise ValueError('host_seat must be 0, 1 or "random"')
-        return value
-
-
-class RoomCreatedOut(BaseModel):
-    room: str
-    seat: int
-    token: str = Field(description="the host's seat token (the secret of the seat link)")
-    seat_link: str
-    invite_link: str | None = Field(description="null when the computer holds the other seat")
-    spectator_link: str
-    version: int
-    catalog: str = Field(description="the id of the catalog the room is played with")
-    catalog_sha256: str = Field(description="the SHA-256 of that catalog's numbers")
-
-
-class SeatOut(BaseModel):
-    room: str
-    seat: int
-    token: str
-    seat_link: str
-
-
-class RoomOut(BaseModel):
-    version: int
-    summary: dict[str, Any] = Field(description="the rules summary (SPEC §8)")
-    online: list[bool] = Field(min_length=2, max_length=2, description="each seat's, by seat")
-    spectators: int
-    finished: bool
-    result: dict[str, Any] | None = Field(
-        description="once finished: scores, winner (null for a draw), breakdown per seat"
-    )
-    catalog: str = Field(description="the id of the catalog the room is played with")
-    catalog_sha256: str = Field(description="the SHA-256 of that catalog's numbers")
-
-
-class LegalOut(BaseModel):
-    version: int
-    moves: list[dict[str, Any]]
-
-
-class MoveIn(Strict):
-    move: Any = Field(description="a move object (SPEC §5)")
-    version: WholeNumber = Field(
-        ge=0, description="the version of the board the move was chosen on"
-    )
-    client_move_id: str = Field(
-        min_length=1,
-        max_length=moves.MAX_CLIENT_MOVE_ID,
-        # Declared, not enforced here: the service refuses it with its own code.
-        json_schema_extra={"pattern": moves.CLIENT_MOVE_ID_PATTERN},
-        description="the client's id for this move, without control characters: a retry with "
-        "the same id applies it once",
-    )
-
-
-class MoveOut(BaseModel):
-    version: int
-    summary: dict[str, Any]
-
-
-class LogMove(BaseModel):
-    seq: int
-    seat: int
-    move: dict[str, Any]
-
-
-class LogOut(BaseModel):
-    moves: list[LogMove]
-    catalog: str = Field(description="the id of the catalog the room is played with")
-
-
-class RematchOut(BaseModel):
-    offered_by: list[bool] = Field(
-        min_length=2, max_length=2, description="whether each seat asked, by seat"
-    )
-    room: str | None = Field(description="the new room once both players accepted")
-    seat_link: str | None = Field(description="this player's link into the new room")
-
-
-class Problem(BaseModel):
-    detail: str = Field(description="the refusal in English")
-    code: str = Field(description="the refusal's code (docs/server.md, docs/engine-api.md)")
-    params: dict[str, Any] = Field(description="the refusal's details, by name")
-
-
-class SeatTakenProblem(Problem):
-    room: str = Field(description="the room whose seat is taken")
-
-
-class StaleProblem(Problem):
-    version: int = Field(description="the room's current version")
-    summary: dict[str, Any]
-
-
-INVALID_REQUEST: dict[int | str, dict[str, Any]] = {
-    422: {
-        "model": Problem,
-        "description": "a parameter or body that does not validate (code invalid_request, each "
-        "bad field in params.errors), or a request the room refuses",
-    }
-}
-"""What every API route may answer."""
-
-TOKEN_REFUSALS: dict[int | str, dict[str, Any]] = {
-    401: {"model": Problem, "description": "no token (code needs_token)"},
-    403: {
-        "model": Problem,
-        "description": "a token of another room (wrong_token), or not a seat's",
-    },
-}
-"""What a route behind a room's token may answer besides."""
 
 router = APIRouter(prefix="/api", tags=["api"], responses=INVALID_REQUEST)
 
@@ -214,27 +74,41 @@ router = APIRouter(prefix="/api", tags=["api"], responses=INVALID_REQUEST)
 def create_room(
     body: CreateRoomIn, session: SessionDep, base: BaseUrlDep, hub: HubDep
 ) -> RoomCreatedOut:
-    """Open a private room. The host gets a seat token, the spectator link and, unless the
-    computer takes the other seat, the invite link. The room is played with the chosen catalog
-    for good: its replay never changes when another catalog becomes the default."""
-    created = rooms.create_room(
-        session,
-        host_seat=body.host_seat,
-        base_url=base,
-        computer=body.computer,
-        catalog_id=body.catalog,
-        publisher=hub,
-    )
+    """Open a private room of a game. The host gets a seat token, the spectator link and an
+    invite link for every other seat (none for a seat the computer takes). An Inland Port room
+    is played with the chosen catalog for good: its replay never changes when another catalog
+    becomes the default; a Le Havre room with a random setup of its player count and variant."""
+    if body.game == "inland_port":
+        created = rooms.create_room(
+            session,
+            host_seat=body.host_seat,
+            base_url=base,
+            computer=body.computer,
+            catalog_id=body.catalog,
+            publisher=hub,
+        )
+    else:
+        created = rooms.create_game_room(
+            session,
+            game_id=body.game,
+            players=body.players or 2,
+            variant=body.variant,
+            host_seat=body.host_seat,
+            base_url=base,
+        )
     return RoomCreatedOut(
         room=created.room_id,
         seat=created.seat,
         token=created.token,
         seat_link=created.seat_link,
         invite_link=created.invite_link,
+        invite_links=list(created.invite_links),
         spectator_link=created.spectator_link,
         version=created.version,
         catalog=created.catalog_id,
         catalog_sha256=created.catalog_sha256,
+        game=created.game,
+        players=created.players,
     )
 
 

@@ -19,7 +19,7 @@ from app.deps import FormDep, HubDep, LangDep, PageViewerDep, SessionDep, TokenV
 from app.reads.chatview import CHANNELS, ChatLine, ChatView, load_chat, read_lines
 from app.reads.roomview import Viewer
 from app.refusals.answers import problem, sentence, status
-from app.routes.api import INVALID_REQUEST, TOKEN_REFUSALS, Problem, RoomId, Strict
+from app.routes.api_bodies import INVALID_REQUEST, TOKEN_REFUSALS, Problem, RoomId, Strict
 from app.services import chat
 from app.services.errors import NoAccess, ServiceError
 from app.ui.chat import render_chat_error, render_chat_update

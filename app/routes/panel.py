@@ -34,7 +34,7 @@ from app.deps import (
 )
 from app.live.hub import Hub
 from app.reads.roomview import RoomView
-from app.refusals.answers import sentence, status
+from app.refusals.answers import refusal_sentence, refusal_status
 from app.services import moves
 from app.services.errors import ServiceError
 from app.ui.board import render_board
@@ -127,9 +127,9 @@ def refused_in_panel(page: PageAct, refused: ServiceError, *, title: str) -> HTM
         view,
         page.lang,
         title=title,
-        error=sentence(refused.code, refused.params, page.lang, view.state.catalog),
+        error=refusal_sentence(refused, page.lang, getattr(view.state, "catalog", None)),
         board=True,
-        status_code=status(refused.code),
+        status_code=refusal_status(refused),
     )
 
 

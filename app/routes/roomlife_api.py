@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.deps import BaseUrlDep, HubDep, SessionDep, SettingsDep, TokenSeatDep, TokenViewerDep
 from app.reads import gamelog
-from app.routes.api import INVALID_REQUEST, TOKEN_REFUSALS, Problem, RoomId
+from app.routes.api_bodies import INVALID_REQUEST, TOKEN_REFUSALS, Problem, RoomId
 from app.services import ending, seats, standin, takeback
 
 router = APIRouter(prefix="/api", tags=["api"], responses={**INVALID_REQUEST, **TOKEN_REFUSALS})

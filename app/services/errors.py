@@ -28,6 +28,9 @@ class ServiceError(Exception):
 
     code = ""
     """The refusal's code when none is given (a key of ``app.refusals.table.REFUSALS``)."""
+    game: str | None = None
+    """The game whose rules refused (its codes have their own words); None: the platform's or
+    Inland Port's."""
 
     def __init__(
         self,
@@ -87,9 +90,6 @@ class StaleVersion(ServiceError):
 class MoveRefused(ServiceError):
     """A move the engine refused (malformed or illegal: its code, params and English sentence),
     or a ``client_move_id`` the room cannot keep (``bad_client_move_id``)."""
-
-    #: The game whose rules refused the move (its codes have their own words); None: Inland Port's.
-    game: str | None = None
 
     @classmethod
     def by_engine(cls, refusal: MalformedMove | IllegalMove) -> MoveRefused:

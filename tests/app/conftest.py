@@ -22,6 +22,7 @@ from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import Engine
 
 import engine
+from engine import games
 from app.main import create_app
 from app.migrate import upgrade
 from app.models import Move, Room
@@ -85,19 +86,34 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def check_snapshots(db: Engine) -> None:
-    """Replaying each room's log with the room's catalog reproduces its stored snapshot and
-    version."""
+    """Replaying each room's log with the room's catalog (another game's: from its setup)
+    reproduces its stored snapshot and version."""
     with db.connect() as connection:
         rooms = connection.execute(
-            select(Room.id, Room.version, Room.snapshot, Room.catalog_id, Room.catalog_sha256)
+            select(
+                Room.id,
+                Room.version,
+                Room.snapshot,
+                Room.catalog_id,
+                Room.catalog_sha256,
+                Room.game,
+                Room.setup,
+            )
         ).all()
-        for room_id, version, snapshot, catalog_id, catalog_sha256 in rooms:
+        for room_id, version, snapshot, catalog_id, catalog_sha256, game_id, setup in rooms:
             rows = connection.execute(
                 select(Move.seq, Move.seat, Move.move)
                 .where(Move.room_id == room_id)
                 .order_by(Move.seq)
             ).all()
             assert len(rows) == version, room_id
+            if game_id != "inland_port":
+                rules = games.game(game_id)
+                position = rules.start(json.loads(setup))
+                for _, _, text in rows:
+                    position = rules.apply(position, rules.parse(text))
+                assert rules.summary(position) == json.loads(snapshot), room_id
+                continue
             catalog = catalogs.find(catalog_id, catalog_sha256)
             if catalog is None:  # a test of a room whose numbers the server lacks
                 continue

@@ -1,0 +1,129 @@
+"""Le Havre rooms through the JSON API: one to five seats, an invite per seat, every move through
+the one move service, refusals in Le Havre's words, whole games to the end (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from server_support import bearer, token_of
+
+
+def lehavre_room(client: TestClient, players: int, **more: Any) -> dict[str, Any]:
+    """A short Le Havre room with every seat claimed: {"room", "tokens": {seat: token}, ...}."""
+    body = {"game": "lehavre", "players": players, "variant": "short", "host_seat": 0, **more}
+    response = client.post("/api/rooms", json=body)
+    assert response.status_code == 201, response.text
+    created = response.json()
+    tokens = {created["seat"]: created["token"]}
+    for link in created["invite_links"]:
+        claimed = client.post(f"/api/invites/{token_of(link)}")
+        assert claimed.status_code == 200, claimed.text
+        tokens[claimed.json()["seat"]] = claimed.json()["token"]
+    return {**created, "tokens": tokens}
+
+
+def to_move(client: TestClient, room: dict[str, Any]) -> tuple[int, int | None]:
+    """The room's version and the seat to move (None: the game is over)."""
+    got = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["tokens"][0])).json()
+    return got["version"], got["summary"]["current"]
+
+
+def move(client: TestClient, room: dict[str, Any], seat: int, body: Any, version: int) -> Any:
+    return client.post(
+        f"/api/rooms/{room['room']}/moves",
+        json={"move": body, "version": version, "client_move_id": f"m{version}-{seat}"},
+        headers=bearer(room["tokens"][seat]),
+    )
+
+
+def test_every_other_seat_gets_its_own_invite_claimed_once(client: TestClient) -> None:
+    created = client.post(
+        "/api/rooms", json={"game": "lehavre", "players": 4, "host_seat": 2}
+    ).json()
+    assert created["game"] == "lehavre" and created["players"] == 4 and created["seat"] == 2
+    invites = [token_of(link) for link in created["invite_links"]]
+    assert len(set(invites)) == 3 and created["token"] not in invites
+    seats = []
+    for invite in invites:
+        first = client.post(f"/api/invites/{invite}")
+        assert first.status_code == 200
+        seats.append(first.json()["seat"])
+        assert client.post(f"/api/invites/{invite}").status_code == 409
+    assert sorted(seats) == [0, 1, 3]
+
+
+def test_no_move_before_every_seat_is_taken(client: TestClient) -> None:
+    created = client.post("/api/rooms", json={"game": "lehavre", "players": 3, "host_seat": 0})
+    room = {**created.json(), "tokens": {0: created.json()["token"]}}
+    client.post(f"/api/invites/{token_of(room['invite_links'][0])}")
+    refused = move(client, room, 0, {"type": "take", "offer": "franc"}, 0)
+    assert refused.status_code == 409 and refused.json()["code"] == "not_started"
+    assert to_move(client, room)[0] == 0
+
+
+def test_the_solo_game_starts_at_once(client: TestClient) -> None:
+    room = lehavre_room(client, 1)
+    assert room["invite_links"] == []
+    legal = client.get(f"/api/rooms/{room['room']}/legal", headers=bearer(room["tokens"][0]))
+    played = move(client, room, 0, legal.json()["moves"][0], 0)
+    assert played.status_code == 200 and played.json()["version"] == 1
+
+
+def test_refusals_name_le_havres_codes_and_change_nothing(client: TestClient) -> None:
+    room = lehavre_room(client, 3)
+    version, seat = to_move(client, room)
+    assert seat is not None
+    other = (seat + 1) % 3
+    legal = client.get(f"/api/rooms/{room['room']}/legal", headers=bearer(room["tokens"][seat]))
+    first = legal.json()["moves"][0]
+    assert move(client, room, other, first, version).json()["code"] == "not_your_turn"
+    stale = move(client, room, seat, first, version + 1)
+    assert stale.status_code == 409 and stale.json()["version"] == version
+    bad = move(client, room, seat, {"type": "take", "offer": "gold"}, version)
+    assert bad.status_code == 422
+    assert bad.json()["code"] == "unknown_offer" and "gold" in bad.json()["detail"]
+    assert to_move(client, room) == (version, seat)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_whole_short_game_is_played_through_the_api(client: TestClient, players: int) -> None:
+    room = lehavre_room(client, players)
+    rng = random.Random(players)
+    version, seat = to_move(client, room)
+    while seat is not None:
+        token = room["tokens"][seat]
+        legal = client.get(f"/api/rooms/{room['room']}/legal", headers=bearer(token)).json()
+        assert legal["version"] == version and legal["moves"]
+        chosen = rng.choice(legal["moves"])
+        played = move(client, room, seat, chosen, version)
+        assert played.status_code == 200, played.text
+        again = move(client, room, seat, chosen, version)  # a retry answers the same
+        assert again.json() == played.json()
+        version, seat = played.json()["version"], played.json()["summary"]["current"]
+    final = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["tokens"][0])).json()
+    assert final["finished"] and len(final["online"]) == players
+    scores = final["result"]["scores"]
+    assert len(scores) == players
+    assert final["result"]["winners"] == [s for s, v in enumerate(scores) if v == max(scores)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "lehavre", "players": 6},
+        {"game": "lehavre", "players": 0},
+        {"game": "lehavre", "players": 2, "host_seat": 2},
+        {"game": "lehavre", "players": 3, "computer": "strong"},
+        {"game": "lehavre", "players": 3, "variant": "long"},
+        {"game": "inland_port", "players": 3},
+        {"game": "inland_port", "host_seat": 3},
+        {"game": "inland_port", "variant": "short"},
+        {"game": "chess"},
+    ],
+)
+def test_a_room_that_does_not_fit_its_game_is_refused(client: TestClient, body: Any) -> None:
+    refused = client.post("/api/rooms", json=body)
+    assert refused.status_code == 422 and refused.json()["code"] == "invalid_request"

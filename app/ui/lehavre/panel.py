@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from app.i18n import Language, language
 from engine.lehavre import Move, State, apply, legal_moves
+from engine.lehavre.state import Player
 
 from .cards import Card, card
 from .table import seat_name
@@ -57,39 +58,56 @@ class Panel:
 
 
 def consequence(st: State, move: Move, t: Language, w: LeHavreWords) -> str:
-    """What ``move`` does to its mover's holdings: 'pay 2 fish · get 3 francs · build Fishery'."""
+    """What ``move`` does to its mover's holdings: 'entry: 1 fish · pay 2 wood · get 5 francs ·
+    gain Fishery'. An entry fee is said first, and the rest counted from what is left after it."""
     seat = st.current
     before = st.players[seat]
     after = apply(st, move).players[seat]
     cat = st.catalog
-    pairs = list(enumerate(zip(before.goods, after.goods, strict=True)))
+    start = list(before.goods)
+    for good, n in move.fee:
+        start[cat.index[good]] -= n
+    pairs = list(enumerate(zip(start, after.goods, strict=True)))
     paid = {cat.names[i]: b - a for i, (b, a) in pairs if b > a}
     got = {cat.names[i]: a - b for i, (b, a) in pairs if a > b}
-    parts = []
+    parts = [t.gettext("entry: %(goods)s", goods=w.amounts(move.fee))] if move.fee else []
     if paid:
         parts.append(t.gettext("pay %(goods)s", goods=w.amounts(paid)))
     if got:
         parts.append(t.gettext("get %(goods)s", goods=w.amounts(got)))
-    gained = [b for b in after.buildings if b not in before.buildings]
-    lost = [b for b in before.buildings if b not in after.buildings]
-    ships_in = [s for s in after.ships if s not in before.ships]
-    ships_out = [s for s in before.ships if s not in after.ships]
-    for b in gained:
-        parts.append(t.gettext("gain %(what)s", what=w.building_name(b)))
-    for s in ships_in:
-        parts.append(t.gettext("gain %(what)s", what=w.ship_type_name(cat.ships[s].type)))
-    for b in lost:
-        parts.append(t.gettext("give up %(what)s", what=w.building_name(b)))
-    for s in ships_out:
-        parts.append(t.gettext("give up %(what)s", what=w.ship_type_name(cat.ships[s].type)))
-    if after.loans != before.loans:
-        diff = after.loans - before.loans
-        parts.append(
-            t.ngettext("take %(num)s loan", "take %(num)s loans", diff)
-            if diff > 0
-            else t.ngettext("repay %(num)s loan", "repay %(num)s loans", -diff)
-        )
+    parts += _holdings(st, before, after, t, w)
     return " · ".join(parts) or t.gettext("nothing changes in your holdings")
+
+
+def _holdings(st: State, before: Player, after: Player, t: Language, w: LeHavreWords) -> list[str]:
+    """Buildings and ships gained and given up, loans taken and repaid."""
+    ships = st.catalog.ships
+    parts = [
+        t.gettext("gain %(what)s", what=w.building_name(b))
+        for b in after.buildings
+        if b not in before.buildings
+    ]
+    parts += [
+        t.gettext("gain %(what)s", what=w.ship_type_name(ships[s].type))
+        for s in after.ships
+        if s not in before.ships
+    ]
+    parts += [
+        t.gettext("give up %(what)s", what=w.building_name(b))
+        for b in before.buildings
+        if b not in after.buildings
+    ]
+    parts += [
+        t.gettext("give up %(what)s", what=w.ship_type_name(ships[s].type))
+        for s in before.ships
+        if s not in after.ships
+    ]
+    diff = after.loans - before.loans
+    if diff > 0:
+        parts.append(t.ngettext("take %(num)s loan", "take %(num)s loans", diff))
+    elif diff < 0:
+        parts.append(t.ngettext("repay %(num)s loan", "repay %(num)s loans", -diff))
+    return parts
 
 
 def _enter_label(st: State, move: Move, t: Language, w: LeHavreWords) -> str:

@@ -129,27 +129,13 @@ def submit_move(
             return _again_or_refuse(session, room_id, seat, client_move_id, move, refused)
         canonical = engine.canonical(parsed)
         lapsed = room.takeback_seat is not None  # a move lets an open takeback request lapse
-        written = _write_move(
-            session,
-            room,
-            seat,
-            canonical,
-            client_move_id,
-            engine.summary_json(new_state),
-            engine.is_finished(new_state),
-        )
-        if not written:
+        snapshot, finished = engine.summary_json(new_state), engine.is_finished(new_state)
+        if not _write_move(session, room, seat, canonical, client_move_id, snapshot, finished):
             stale = StaleVersion(room_id, version + 1)
             return _again_or_refuse(session, room_id, seat, client_move_id, move, stale)
     entry = log_entry(version, seat, parsed, events)
     played = (*before.played, (version, seat, canonical))
-    result = MoveResult(
-        room_id=room_id,
-        version=room.version + 1,
-        summary=engine.summary(new_state),
-        entry=entry,
-        state=new_state,
-    )
+    result = MoveResult(room_id, room.version + 1, engine.summary(new_state), new_state, entry)
     positions.put(room_id, Position(result.version, new_state, (*before.log, entry), played))
     if publisher is not None:
         publisher.room_changed(room_id, result.version)

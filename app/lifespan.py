@@ -26,7 +26,7 @@ from app.live.painters import BoardPainter, ChatPainter
 from app.services import lifetime, presence
 from app.services.presence import RecentlySeen
 from app.settings import Settings
-from app.ui.board import draw_board
+from app.ui.games import draw_board
 
 Sessions = sessionmaker[Session]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, ClassVar, Protocol
 
 from . import lehavre
@@ -135,7 +136,7 @@ class LeHavre:
         return lehavre.random_setup(players, variant, seed).to_json()
 
     def numbers(self) -> tuple[str, str]:
-        return "lehavre", content_hash(json.loads(LEHAVRE_CATALOG.read_text(encoding="utf-8")))
+        return "lehavre", _lehavre_sha256()
 
     def start(self, setup: Mapping[str, Any], catalog: Any = None) -> Any:
         return lehavre.new_game(lehavre.Setup.from_json(setup))
@@ -177,6 +178,11 @@ def game(game_id: str) -> Game:
 def summary_json(game: Game, state: Any) -> str:
     """The summary as canonical JSON (sorted keys, no spaces): what a room stores as its snapshot."""
     return canonical_json(game.summary(state))
+
+
+@cache
+def _lehavre_sha256() -> str:
+    return content_hash(json.loads(LEHAVRE_CATALOG.read_text(encoding="utf-8")))
 
 
 def _check_choice(name: str, value: object, allowed: tuple[object, ...]) -> None:

@@ -27,7 +27,7 @@ from app.refusals.answers import problem
 from app.services.errors import ServiceError
 from app.ui.templates import templates_for
 
-ROOM_PATHS = frozenset({"/rooms", "/api/rooms", "/import"})
+ROOM_PATHS = frozenset({"/rooms", "/rooms/lehavre", "/api/rooms", "/import"})
 """Where a POST opens a room; and every `/rooms/{id}/fork` (`opens_a_room`)."""
 TOO_MANY_SOCKETS = "too many sockets from this address"
 MAX_TRACKED = 10_000

@@ -16,6 +16,7 @@ from app.reads.roomview import RoomFacts, RoomView
 from app.services.errors import RoomNotFound
 from app.ui import parts
 from app.ui.chat import render_chat_update
+from engine import games
 
 Renderer = Callable[..., DrawnBoard]
 
@@ -56,10 +57,13 @@ class BoardPainter:
                     absent_after=self._absent_after,
                 )
             version = max(version, facts.version)
-            state, log = queries.load_position(session, room_id=room_id, version=version)
+            state, log = queries.load_position(
+                session, room_id=room_id, version=version, game=facts.game
+            )
         boards = {}
         shared: parts.Shared = {}  # the parts drawn alike for several groups, drawn once
-        for group in sorted(groups, key=lambda group: drawing_order(group, state.to_move)):
+        to_move = games.game(facts.game).to_move(state)
+        for group in sorted(groups, key=lambda group: drawing_order(group, to_move)):
             view: RoomView = queries.room_view(
                 facts, state, log, viewer=group.viewer, base_url=group.base_url
             )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from app.models import Room
 from app.services.errors import CatalogMissing, UnknownCatalog
-from engine import Catalog, sector_labels
+from engine import Catalog, games, sector_labels
 from engine.catalogs import DEFAULT_ID, CatalogEntry, CatalogRegistry, load_registry
 from engine.record import GameRecord
 
@@ -80,6 +80,14 @@ def of_room(room: Room) -> Catalog:
     if catalog is None:
         raise CatalogMissing(room.id, room.catalog_id)
     return catalog
+
+
+def numbers_here(room: Room) -> bool:
+    """Whether this server has the numbers `room` is pinned to: an Inland Port catalog it knows,
+    or the very numbers of another game's engine."""
+    if room.game != "inland_port":
+        return (room.catalog_id, room.catalog_sha256) == games.game(room.game).numbers()
+    return find(room.catalog_id, room.catalog_sha256) is not None
 
 
 def pin(room: Room, catalog: Catalog) -> None:

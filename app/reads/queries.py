@@ -189,6 +189,9 @@ def load_room_view(
     try:
         room = room_row(session, viewer.room_id)
         facts = _facts(session, room, presence_timeout, absent_after)
+        if room.game != "inland_port":
+            found = games.game_position(session, room, room.version)
+            return room_view(facts, found.state, found.log, viewer=viewer, base_url=base_url)
         now = position(session, room.id, room.version)
         return room_view(facts, now.state, now.log, viewer=viewer, base_url=base_url)
     finally:
@@ -206,10 +209,14 @@ def load_room_facts(
 
 
 def load_position(
-    session: Session, *, room_id: str, version: int
-) -> tuple[engine.GameState, tuple[LogEntry, ...]]:
-    """The position after the first `version` moves, and the log that led there (cached)."""
+    session: Session, *, room_id: str, version: int, game: str = "inland_port"
+) -> tuple[Any, tuple[LogEntry, ...]]:
+    """The position after the first `version` moves of a room of `game`, and the log that led
+    there (cached)."""
     try:
+        if game != "inland_port":
+            other = games.game_position(session, room_row(session, room_id), version)
+            return other.state, other.log
         found = position(session, room_id, version)
         return found.state, found.log
     finally:
@@ -286,13 +293,10 @@ def room_view(
 ) -> RoomView:
     """The room as `viewer` sees it at the position `state` (no database: a pure function)."""
     is_player = viewer.kind == "seat" and viewer.seat is not None
-    invite = None
-    if is_player:
-        invite_token = invite_token_for(viewer.token)
-        if token_hash(invite_token) in facts.open_invites:
-            invite = invite_link(base_url, invite_token)
+    invites = open_invites(facts, viewer, base_url) if is_player else ()
+    invite = invites[0][1] if invites else None
     rematch = None
-    if engine.is_finished(state) or facts.ending is not None:
+    if facts.game == "inland_port" and (engine.is_finished(state) or facts.ending is not None):
         rematch = rematch_seen(facts.rematch_offered_by, facts.rematch_room_id, viewer, base_url)
     return RoomView(
         facts=facts,
@@ -301,6 +305,7 @@ def room_view(
         viewer_seat=viewer.seat if is_player else None,
         log=log,
         invite_link=invite,
+        invite_links=invites,
         spectator_link=(
             spectator_link(base_url, spectator_token_for(viewer.token)) if is_player else None
         ),
@@ -312,6 +317,21 @@ def room_view(
             if facts.origin == "import" and viewer.kind == "spectator"
             else None
         ),
+    )
+
+
+def open_invites(facts: RoomFacts, viewer: Viewer, base_url: str) -> tuple[tuple[int, str], ...]:
+    """The invite links a player of the room may still hand out, by seat (derived from its own
+    token: Inland Port's one for the other seat, another game's one per seat)."""
+    if facts.game == "inland_port":
+        assert viewer.seat is not None
+        tokens = {1 - viewer.seat: invite_token_for(viewer.token)}
+    else:
+        tokens = {seat: invite_token_for(viewer.token, seat) for seat in range(facts.players)}
+    return tuple(
+        (seat, invite_link(base_url, token))
+        for seat, token in tokens.items()
+        if token_hash(token) in facts.open_invites
     )
 
 

@@ -92,6 +92,7 @@ class RoomView:
 
     facts: RoomFacts
     version: int
+    #: The position: the game's own state (`engine.GameState` for Inland Port).
     state: GameState
     viewer_seat: int | None
     log: tuple[LogEntry, ...]
@@ -100,6 +101,8 @@ class RoomView:
     seat_link: str | None
     rematch: RematchInfo | None
     seat_taken: bool = False
+    #: The invite links this player may still hand out, by seat (`invite_link` is the first).
+    invite_links: tuple[tuple[int, str], ...] = ()
     #: An imported record's review link (`/r/...`): the one link of the room, held by all its
     #: viewers.
     review_link: str | None = None

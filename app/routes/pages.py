@@ -40,8 +40,9 @@ from app.refusals.answers import sentence, status
 from app.routes.panel import act_in_panel
 from app.services import rematch, rooms
 from app.services.errors import ServiceError, UnknownCatalog
-from app.ui.board import board_context
 from app.ui.chat import chat_context
+from app.ui.fields import whole_number
+from app.ui.games import presentation
 from app.ui.templates import templates_for
 from app.ui.warehouse import start_counters
 from app.ui.wheel import WEDGES
@@ -195,6 +196,35 @@ def create_room(
     return RedirectResponse(f"/s/{created.token}", status_code=303)
 
 
+@router.post("/rooms/lehavre")
+def create_lehavre_room(
+    request: Request, form: FormDep, session: SessionDep, base: BaseUrlDep, lang: LangDep
+) -> Response:
+    """Open a Le Havre room for 1 to 5 players (full or short game), then sit the host down."""
+    players = whole_number(form.get("players", ""), max_digits=1)
+    variant = form.get("variant", "")
+    host_seat = HOST_SEATS.get(form.get("host_seat", ""))
+    if (
+        players not in range(1, 6)
+        or variant not in ("full", "short")
+        or host_seat not in (0, "random")
+    ):
+        error = language(lang).gettext(
+            "Choose the number of players, the game and who moves first."
+        )
+        context = {"lehavre_error": error}
+        return templates_for(lang).TemplateResponse(request, "home.html", context, status_code=422)
+    created = rooms.create_game_room(
+        session,
+        game_id="lehavre",
+        players=players,
+        variant=variant,
+        host_seat=host_seat,  # type: ignore[arg-type]
+        base_url=base,
+    )
+    return RedirectResponse(f"/s/{created.token}", status_code=303)
+
+
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)
 def room_page(
     request: Request, view: TableViewDep, session: SessionDep, lang: LangDep
@@ -202,12 +232,13 @@ def room_page(
     """The table and the chat. The browser needs the room's cookie, which one of the room's
     links sets. `?kept=seat`: a spectator link was opened in this seated browser (the table
     says so)."""
-    context = board_context(view, lang=lang)
+    shown = presentation(view)
+    context = shown.page_context(view, lang)
     context.update(
         chat_page_context(session, room_id=view.room_id, seat=view.viewer_seat, lang=lang)
     )
     context["kept_seat"] = request.query_params.get("kept") == "seat"
-    return templates_for(lang).TemplateResponse(request, "room.html", context)
+    return templates_for(lang).TemplateResponse(request, shown.page, context)
 
 
 @router.post("/rooms/{room_id}/rematch", response_class=HTMLResponse)

@@ -37,9 +37,8 @@ from app.reads.roomview import RoomView
 from app.refusals.answers import refusal_sentence, refusal_status
 from app.services import moves
 from app.services.errors import ServiceError
-from app.ui.board import render_board
 from app.ui.fields import whole_number
-from app.ui.log import describe_events
+from app.ui.games import move_said, render_board
 from app.ui.panel import build_panel
 from app.ui.roomlife import not_started_text
 from app.ui.templates import templates_for
@@ -194,12 +193,7 @@ def post_move(room_id: str, page: PageActDep, form: FormDep) -> Response:
     except ServiceError as refused:
         return refused_in_panel(page, refused, title=t.gettext("Not played"))
     hub.wait_for_boards(room_id, result.version, BOARDS_WAIT)
-    entry = result.entry
-    words = words_for(page.lang)
-    lines = describe_events(words, entry.events, words.building_names(result.state.catalog))
-    hint = None
-    if result.state.to_move == seat and entry.move.get("type") == "sell":
-        hint = t.gettext("Your turn goes on: build or use a building.")
+    lines, hint = move_said(result.game, result.entry, result.state, seat, page.lang)
     return panel_answer(
         page.request,
         page.lang,

@@ -81,7 +81,7 @@ def _catalog_here(websocket: WebSocket, room_id: str) -> bool:
     """Whether this server has the numbers the room is pinned to (`app.reads.catalogs`)."""
     with get_sessionmaker(websocket)() as session:
         room = session.get(Room, room_id)
-        return room is not None and catalogs.find(room.catalog_id, room.catalog_sha256) is not None
+        return room is not None and catalogs.numbers_here(room)
 
 
 def _resolve(websocket: WebSocket, token: str) -> Viewer | None:

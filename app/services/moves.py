@@ -83,6 +83,8 @@ class MoveResult:
     entry: LogEntry
     #: True when the client move id was already used and this is the original answer again.
     duplicate: bool = False
+    #: The game the room plays (an `engine.games` id).
+    game: str = INLAND_PORT
 
 
 def submit_move(
@@ -189,6 +191,7 @@ def _game_result(
         state=found.state,
         entry=found.log[-1],
         duplicate=duplicate,
+        game=rules.id,
     )
 
 

@@ -50,11 +50,11 @@ MOVE_ID_MARK = "\x01move-id\x01"
 PART_MARK = "\x00"
 
 
-def _move_id_mark() -> str:
+def move_id_mark() -> str:
     return MOVE_ID_MARK
 
 
-def _fill_move_ids(html: str) -> str:
+def fill_move_ids(html: str) -> str:
     if MOVE_ID_MARK not in html:
         return html
     pieces = html.split(MOVE_ID_MARK)
@@ -243,7 +243,7 @@ class _Parts:
         return Markup(self._html[name])
 
 
-class _Marks:
+class Marks:
     """Stand-ins for the parts while the shell is drawn."""
 
     def __init__(self, frame: str) -> None:
@@ -272,6 +272,11 @@ def _render(lang: str, name: str, values: dict[str, Any]) -> str:
     return "".join(template.root_render_func(context))
 
 
+def render_template(lang: str, name: str, values: dict[str, Any]) -> str:
+    """A board template drawn with `values` and the language's globals (a game's own board)."""
+    return _render(lang, name, {**environment_for(lang).globals, **values})
+
+
 def _draw_parts(
     context: dict[str, Any],
     lang: str,
@@ -284,7 +289,7 @@ def _draw_parts(
     with `shared`, a wheel, warehouse, goods counts or locked row another group drew alike is taken
     from it.
     """
-    values = {**environment_for(lang).globals, **context, "client_move_id": _move_id_mark}
+    values = {**environment_for(lang).globals, **context, "client_move_id": move_id_mark}
     marked: dict[str, str] = {}
     hashes: dict[str, int] = {}
     keys: dict[str, int] = {}
@@ -309,7 +314,7 @@ def _draw_parts(
         if memo is not None and shared is not None:
             shared[memo] = (html, hashes[name])
     frame = frame_of(hashes, board_attrs(context))
-    return frame, {name: _fill_move_ids(html) for name, html in marked.items()}, hashes, keys
+    return frame, {name: fill_move_ids(html) for name, html in marked.items()}, hashes, keys
 
 
 @jinja2.pass_context
@@ -348,7 +353,7 @@ def draw(
         pieces: tuple[str, ...] = ()
         shell = before.shell
     else:
-        values = {**environment_for(lang).globals, **context, "parts": _Marks(frame), "oob": oob}
+        values = {**environment_for(lang).globals, **context, "parts": Marks(frame), "oob": oob}
         pieces = tuple(_render(lang, "board.html", values).split(PART_MARK))
         shell = part_hash(PART_MARK.join(pieces[1:]))
     return DrawnBoard(

@@ -1,0 +1,126 @@
+"""The Le Havre board of one viewer, in parts, for the room page and the sockets (`app.live.frames`).
+
+The board element (``id="board"``, templates/lehavre/board.html) holds the parts: the seats (who
+plays, who is here, the invite links while a seat is free), the status, the harbour (offers, supply
+tiles, the round card), the buildings (proposals, town, ships), each player's area, and the move
+panel of the player to move. Each part is drawn whole and digested; a socket gets the parts whose
+digest changed (a patch), as Inland Port's board (`app.ui.parts`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, language
+from app.live.frames import BoardSummary, DrawnBoard, frame_of, part_hash
+from app.reads.roomview import RoomView
+from app.ui.lehavre.panel import panel_context
+from app.ui.lehavre.table import seat_name, table_context
+from app.ui.parts import PART_MARK, Marks, Shared, fill_move_ids, move_id_mark, render_template
+from engine.lehavre import State, scores
+
+#: (part id, template), in the board's order; "lh-player-N" for each seat comes from `_sources`.
+_FIXED_PARTS = (
+    ("lh-seats", "lehavre/seats.html"),
+    ("lh-status", "lehavre/status_part.html"),
+    ("lh-harbour", "lehavre/harbour.html"),
+    ("lh-buildings", "lehavre/buildings.html"),
+)
+
+
+def position_of(view: RoomView) -> State:
+    """The view's position, a Le Havre one (the room's game says so)."""
+    state: object = view.state
+    if not isinstance(state, State):
+        raise TypeError(f"room {view.room_id} does not play Le Havre")
+    return state
+
+
+def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """What templates/lehavre/board.html and its parts are drawn from."""
+    state = position_of(view)
+    t = language(lang)
+    names = tuple(seat_name(t, seat, None) for seat in range(view.facts.players))
+    table = table_context(state, view.viewer_seat, lang, names)
+    action = f"/rooms/{view.room_id}/moves"
+    started = all(view.facts.seats_claimed)
+    panel = (
+        panel_context(
+            state, view.viewer_seat, lang, action=action, version=view.version, names=names
+        )
+        if started
+        else None
+    )
+    return {
+        "view": view,
+        "t": table,
+        "panel": panel,
+        "names": names,
+        "room_id": view.room_id,
+        "version": view.version,
+        "started": started,
+        "over": state.phase == "over",
+        "scores": _scores(state) if state.phase == "over" else None,
+    }
+
+
+def _scores(state: State) -> list[tuple[int, int]]:
+    """(seat, fortune) best first, once the game is over."""
+    return sorted(enumerate(scores(state)), key=lambda pair: -pair[1])
+
+
+def board_attrs(context: dict[str, Any]) -> dict[str, str]:
+    state = position_of(context["view"])
+    to_move = "" if state.phase == "over" else str(state.current)
+    acting = context["panel"] is not None
+    return {
+        "version": str(context["version"]),
+        "toMove": to_move,
+        "acting": "true" if acting else "false",
+        "playable": "true" if acting else "",
+        "class": "board lh-board" + (" is-acting" if acting else ""),
+    }
+
+
+def _sources(context: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    sources: list[tuple[str, str, dict[str, Any]]] = [(n, tpl, {}) for n, tpl in _FIXED_PARTS]
+    for area in context["t"].areas:
+        sources.append((f"lh-player-{area.seat}", "lehavre/area_part.html", {"a": area}))
+    sources.append(("lh-move", "lehavre/move_part.html", {}))
+    return sources
+
+
+def draw_board(
+    view: RoomView,
+    *,
+    lang: str = DEFAULT_LANGUAGE,
+    before: BoardSummary | None = None,
+    shared: Shared | None = None,
+) -> DrawnBoard:
+    """The board of one viewer in their language, in parts: sent whole or as a patch on top of
+    `before` (every part is drawn; only the changed ones travel)."""
+    code = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    context = board_context(view, lang=code)
+    values = {**context, "client_move_id": move_id_mark}
+    marked = {
+        name: render_template(code, tpl, {**values, **extra})
+        for name, tpl, extra in _sources(context)
+    }
+    hashes = {name: part_hash(html) for name, html in marked.items()}
+    attrs = board_attrs(context)
+    frame = frame_of(hashes, attrs)
+    shell_values = {**values, "parts": Marks(frame), "attrs": attrs}
+    pieces = tuple(render_template(code, "lehavre/board.html", shell_values).split(PART_MARK))
+    return DrawnBoard(
+        frame=frame,
+        attrs=attrs,
+        parts={name: fill_move_ids(html) for name, html in marked.items()},
+        hashes=hashes,
+        pieces=pieces,
+        shell=part_hash(PART_MARK.join(pieces[1:])),
+    )
+
+
+def render_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The whole board for one viewer (the room page, a refused move's answer)."""
+    return draw_board(view, lang=lang).whole()

@@ -205,7 +205,8 @@ def create_lehavre_room(
     variant = form.get("variant", "")
     host_seat = HOST_SEATS.get(form.get("host_seat", ""))
     if (
-        players not in range(1, 6)
+        players is None
+        or players not in range(1, 6)
         or variant not in ("full", "short")
         or host_seat not in (0, "random")
     ):

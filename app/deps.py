@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
@@ -24,11 +25,12 @@ from starlette.requests import HTTPConnection
 from app.edge.cookies import cookie_name
 from app.i18n import Language, language, language_of
 from app.live.hub import Hub
+from app.models import Room
 from app.reads import queries
 from app.reads.roomview import RoomView, Viewer
 from app.refusals.answers import sentence, status
 from app.services import presence, seats
-from app.services.errors import CatalogMissing, NoAccess, RoomNotFound
+from app.services.errors import CatalogMissing, NoAccess, NotInThisGame, RoomNotFound
 from app.settings import Settings
 
 
@@ -156,6 +158,17 @@ async def token_seat(viewer: Annotated[Viewer, Depends(token_viewer)]) -> Viewer
 
 TokenViewerDep = Annotated[Viewer, Depends(token_viewer)]
 TokenSeatDep = Annotated[Viewer, Depends(token_seat)]
+
+
+def inland_port_room(room_id: str, session: SessionDep) -> None:
+    """Only for Inland Port's rooms: what the other games' rooms do not offer yet (the stand-in,
+    claim, takeback, a new seat link, rematch, review, analysis, records, fork): `NotInThisGame`."""
+    game = session.scalar(select(Room.game).where(Room.id == room_id))
+    if game is not None and game != "inland_port":
+        raise NotInThisGame(room_id)
+
+
+INLAND_PORT_ONLY = Depends(inland_port_room)
 
 
 # --- the pages -----------------------------------------------------------------------------

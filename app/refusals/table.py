@@ -226,6 +226,9 @@ REFUSALS: dict[str, Refusal] = {
     "invite_closed": Refusal(409, N_("This game has ended, so the invite no longer takes a seat.")),
     "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
     "not_analysable": Refusal(409, N_("The game can be analysed once it is over.")),
+    "not_in_this_game": Refusal(
+        409, N_("Le Havre rooms do not offer this yet: it is there for Inland Port's rooms.")
+    ),
     "unknown_catalog": Refusal(422, N_("This server has no catalog named “%(catalog)s”.")),
     "catalog_missing": Refusal(
         409,
@@ -358,6 +361,7 @@ SERVICE: tuple[str, ...] = (
     "catalog_missing",
     "busy",
     "analyses_busy",
+    "not_in_this_game",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` and ``chat_too_long`` ``{"max_length": int}``,

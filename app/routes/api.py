@@ -11,6 +11,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from app.deps import (
+    INLAND_PORT_ONLY,
     BaseUrlDep,
     HubDep,
     SessionDep,
@@ -227,6 +228,7 @@ def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> L
 
 @router.post(
     "/rooms/{room_id}/rematch",
+    dependencies=[INLAND_PORT_ONLY],
     response_model=RematchOut,
     responses={**TOKEN_REFUSALS, 409: {"model": Problem}},
 )

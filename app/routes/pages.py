@@ -20,6 +20,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from sqlalchemy.orm import Session
 
 from app.deps import (
+    INLAND_PORT_ONLY,
     BaseUrlDep,
     FormDep,
     HubDep,
@@ -242,7 +243,9 @@ def room_page(
     return templates_for(lang).TemplateResponse(request, shown.page, context)
 
 
-@router.post("/rooms/{room_id}/rematch", response_class=HTMLResponse)
+@router.post(
+    "/rooms/{room_id}/rematch", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
+)
 def post_rematch(page: PageActDep) -> HTMLResponse:
     """Ask for the rematch with the boards swapped; it opens once both players asked."""
     t = page.t

@@ -25,6 +25,7 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from app.deps import (
+    INLAND_PORT_ONLY,
     FormDep,
     LangDep,
     PageAct,
@@ -51,7 +52,7 @@ router = APIRouter(include_in_schema=False)
 BOARDS_WAIT = 0.1
 
 
-@router.get("/rooms/{room_id}/panel", response_class=HTMLResponse)
+@router.get("/rooms/{room_id}/panel", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse)
 def panel(
     request: Request, room_id: str, view: RoomViewDep, lang: LangDep, t: TranslatorDep
 ) -> HTMLResponse:

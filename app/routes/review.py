@@ -27,6 +27,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.computer.analysis import AnalysisRunner
 from app.deps import (
+    INLAND_PORT_ONLY,
     BaseUrlDep,
     FormDep,
     HubDep,
@@ -100,7 +101,7 @@ def _review(
     return templates_for(lang).TemplateResponse(request, template, context)
 
 
-@router.get("/rooms/{room_id}/review", response_class=HTMLResponse)
+@router.get("/rooms/{room_id}/review", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse)
 def review_page(
     request: Request, session: SessionDep, view: TableViewDep, lang: LangDep, t: TranslatorDep
 ) -> HTMLResponse:
@@ -108,14 +109,16 @@ def review_page(
     return _review(request, session, view, lang, t, "review.html")
 
 
-@router.get("/rooms/{room_id}/review/position", response_class=HTMLResponse)
+@router.get(
+    "/rooms/{room_id}/review/position", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
+)
 def review_position(
     request: Request, session: SessionDep, view: TableViewDep, lang: LangDep, t: TranslatorDep
 ) -> HTMLResponse:
     return _review(request, session, view, lang, t, "review_body.html")
 
 
-@router.get("/rooms/{room_id}/graph", response_class=HTMLResponse)
+@router.get("/rooms/{room_id}/graph", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse)
 def graph(
     request: Request, room_id: str, session: SessionDep, view: TableViewDep, lang: LangDep
 ) -> HTMLResponse:
@@ -140,7 +143,9 @@ def _analysis_response(
     return templates_for(lang).TemplateResponse(request, "review_analysis.html", context)
 
 
-@router.post("/rooms/{room_id}/analysis", response_class=HTMLResponse)
+@router.post(
+    "/rooms/{room_id}/analysis", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
+)
 def ask_analysis(
     request: Request,
     room_id: str,
@@ -161,7 +166,9 @@ def ask_analysis(
     return _analysis_response(request, session, view, state, lang)
 
 
-@router.get("/rooms/{room_id}/analysis", response_class=HTMLResponse)
+@router.get(
+    "/rooms/{room_id}/analysis", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
+)
 def analysis_progress(
     request: Request, room_id: str, session: SessionDep, view: TableViewDep, lang: LangDep
 ) -> HTMLResponse:
@@ -172,7 +179,7 @@ def analysis_progress(
     return _analysis_response(request, session, view, state, lang)
 
 
-@router.get("/rooms/{room_id}/record.{kind}")
+@router.get("/rooms/{room_id}/record.{kind}", dependencies=[INLAND_PORT_ONLY])
 def export_record(room_id: str, kind: str, session: SessionDep, viewer: TableViewerDep) -> Response:
     """The game record as a download: JSON or the text notation."""
     if kind not in ("json", "txt"):
@@ -185,7 +192,7 @@ def export_record(room_id: str, kind: str, session: SessionDep, viewer: TableVie
     return Response(body, media_type=media, headers={"Content-Disposition": disposition})
 
 
-@router.post("/rooms/{room_id}/fork")
+@router.post("/rooms/{room_id}/fork", dependencies=[INLAND_PORT_ONLY])
 def fork(
     session: SessionDep,
     viewer: TableViewerDep,

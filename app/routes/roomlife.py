@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
-from app.deps import PageActDep, PageError
+from app.deps import INLAND_PORT_ONLY, PageActDep, PageError
 from app.routes.panel import act_in_panel
 from app.services import ending, seats, standin, takeback
 
@@ -39,7 +39,9 @@ def post_abort(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post("/rooms/{room_id}/seat-link", response_class=HTMLResponse)
+@router.post(
+    "/rooms/{room_id}/seat-link", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
+)
 def post_seat_link(page: PageActDep) -> HTMLResponse:
     """The host issues a new seat link for the other seat; the answer shows it (only here).
     The other player's open pages are closed (they reconnect, refused with the old link)."""
@@ -63,7 +65,9 @@ def post_seat_link(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post("/rooms/{room_id}/standin", response_class=HTMLResponse)
+@router.post(
+    "/rooms/{room_id}/standin", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
+)
 def post_standin(page: PageActDep) -> HTMLResponse:
     """The opponent to move is gone: the computer plays for them until they take over."""
     return act_in_panel(
@@ -82,7 +86,9 @@ def post_standin(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post("/rooms/{room_id}/take-over", response_class=HTMLResponse)
+@router.post(
+    "/rooms/{room_id}/take-over", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
+)
 def post_take_over(page: PageActDep) -> HTMLResponse:
     """The player is back: the computer stops playing for them."""
     return act_in_panel(
@@ -93,7 +99,7 @@ def post_take_over(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post("/rooms/{room_id}/claim", response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/claim", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse)
 def post_claim(page: PageActDep) -> HTMLResponse:
     """The opponent to move is gone: claim the game (won because the opponent left)."""
     return act_in_panel(
@@ -110,7 +116,9 @@ def post_claim(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post("/rooms/{room_id}/takeback", response_class=HTMLResponse)
+@router.post(
+    "/rooms/{room_id}/takeback", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
+)
 def post_takeback(page: PageActDep) -> HTMLResponse:
     """Ask to take back one's own actions since the opponent last acted."""
 
@@ -133,7 +141,11 @@ def post_takeback(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post("/rooms/{room_id}/takeback/{answer}", response_class=HTMLResponse)
+@router.post(
+    "/rooms/{room_id}/takeback/{answer}",
+    dependencies=[INLAND_PORT_ONLY],
+    response_class=HTMLResponse,
+)
 def post_takeback_answer(answer: str, page: PageActDep) -> HTMLResponse:
     """Accept or decline the opponent's takeback request (`answer`: "accept" or "decline")."""
     if answer not in ("accept", "decline"):

@@ -13,7 +13,15 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from app.deps import BaseUrlDep, HubDep, SessionDep, SettingsDep, TokenSeatDep, TokenViewerDep
+from app.deps import (
+    INLAND_PORT_ONLY,
+    BaseUrlDep,
+    HubDep,
+    SessionDep,
+    SettingsDep,
+    TokenSeatDep,
+    TokenViewerDep,
+)
 from app.reads import gamelog
 from app.routes.api_bodies import INVALID_REQUEST, TOKEN_REFUSALS, Problem, RoomId
 from app.services import ending, seats, standin, takeback
@@ -84,6 +92,7 @@ def post_abort(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: 
 
 @router.post(
     "/rooms/{room_id}/seat-link",
+    dependencies=[INLAND_PORT_ONLY],
     response_model=NewSeatLinkOut,
     responses={409: {"model": Problem}},
 )
@@ -105,6 +114,7 @@ class StandinOut(BaseModel):
 
 @router.post(
     "/rooms/{room_id}/standin",
+    dependencies=[INLAND_PORT_ONLY],
     response_model=StandinOut,
     responses={409: {"model": Problem}},
 )
@@ -125,6 +135,7 @@ def post_standin(
 
 @router.post(
     "/rooms/{room_id}/take-over",
+    dependencies=[INLAND_PORT_ONLY],
     response_model=StandinOut,
     responses={409: {"model": Problem}},
 )
@@ -138,6 +149,7 @@ def post_take_over(
 
 @router.post(
     "/rooms/{room_id}/claim",
+    dependencies=[INLAND_PORT_ONLY],
     response_model=EndedOut,
     responses={409: {"model": Problem}},
 )
@@ -170,6 +182,7 @@ class TakebackAnswerIn(BaseModel):
 
 @router.post(
     "/rooms/{room_id}/takeback",
+    dependencies=[INLAND_PORT_ONLY],
     response_model=TakebackOut,
     responses={409: {"model": Problem}},
 )
@@ -187,6 +200,7 @@ def post_takeback(
 
 @router.post(
     "/rooms/{room_id}/takeback/answer",
+    dependencies=[INLAND_PORT_ONLY],
     response_model=TakebackOut,
     responses={409: {"model": Problem}},
 )

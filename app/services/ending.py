@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from app.live.notify import Publisher, queue_notify
 from app.models import Room
 from app.reads.roomview import Viewer
-from app.services.errors import EndingRefused, NotStarted, NotYourTurn
+from app.services.errors import EndingRefused, NotInThisGame, NotStarted, NotYourTurn
 from app.services.events import log_event
 from app.services.lock import now, room_lock
 from app.services.moves import every_seat_taken
@@ -27,6 +27,8 @@ def resign(session: Session, *, viewer: Viewer, publisher: Publisher | None = No
     seat = _player_seat(viewer)
     with room_lock(session, viewer.room_id) as room:
         _check_playing(room)
+        if room.players > 2:  # the computer would play the seat on: not there yet
+            raise NotInThisGame(room.id)
         if room.version == room.start_moves and not every_seat_taken(session, room):
             raise NotStarted()
         _end(session, room, "resigned", seat)

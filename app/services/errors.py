@@ -87,6 +87,12 @@ class StaleVersion(ServiceError):
         self.current_version = current_version
 
 
+class NotInThisGame(_InRoom):
+    """What the room's game does not offer (Inland Port's room life, review and records, for now)."""
+
+    code = "not_in_this_game"
+
+
 class MoveRefused(ServiceError):
     """A move the engine refused (malformed or illegal: its code, params and English sentence),
     or a ``client_move_id`` the room cannot keep (``bad_client_move_id``)."""

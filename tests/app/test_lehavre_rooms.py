@@ -127,3 +127,69 @@ def test_a_whole_short_game_is_played_through_the_api(client: TestClient, player
 def test_a_room_that_does_not_fit_its_game_is_refused(client: TestClient, body: Any) -> None:
     refused = client.post("/api/rooms", json=body)
     assert refused.status_code == 422 and refused.json()["code"] == "invalid_request"
+
+
+INLAND_PORT_ONLY = [
+    ("post", "/rooms/{room}/takeback"),
+    ("post", "/rooms/{room}/claim"),
+    ("post", "/rooms/{room}/standin"),
+    ("post", "/rooms/{room}/seat-link"),
+    ("post", "/rooms/{room}/rematch"),
+    ("get", "/rooms/{room}/review"),
+    ("get", "/rooms/{room}/graph"),
+    ("post", "/rooms/{room}/fork"),
+    ("get", "/rooms/{room}/record.json"),
+    ("post", "/rooms/{room}/analysis"),
+    ("get", "/rooms/{room}/panel"),
+    ("post", "/api/rooms/{room}/takeback"),
+    ("post", "/api/rooms/{room}/claim"),
+    ("post", "/api/rooms/{room}/seat-link"),
+    ("post", "/api/rooms/{room}/rematch"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), INLAND_PORT_ONLY)
+def test_what_le_havre_rooms_do_not_offer_yet_is_refused_plainly(
+    client: TestClient, method: str, path: str
+) -> None:
+    room = lehavre_room(client, 2)
+    client.get(f"/s/{room['tokens'][0]}")
+    answer = client.request(
+        method,
+        path.format(room=room["room"]),
+        headers={**bearer(room["tokens"][0]), "Origin": "http://testserver"},
+    )
+    assert answer.status_code == 409, answer.text
+    assert "Le Havre" in answer.text
+
+
+def test_resigning_ends_a_two_player_game_but_not_yet_one_of_more(client: TestClient) -> None:
+    three = lehavre_room(client, 3)
+    refused = client.post(f"/api/rooms/{three['room']}/resign", headers=bearer(three["tokens"][1]))
+    assert refused.status_code == 409 and refused.json()["code"] == "not_in_this_game"
+    two = lehavre_room(client, 2)
+    version, seat = to_move(client, two)
+    assert seat is not None
+    resigned = client.post(f"/api/rooms/{two['room']}/resign", headers=bearer(two["tokens"][seat]))
+    assert resigned.status_code == 200
+    after = move(client, two, 1 - seat, {"type": "take", "offer": "franc"}, version)
+    assert after.status_code == 403 and after.json()["code"] == "game_over"
+    client.get(f"/s/{two['tokens'][1 - seat]}")
+    page = client.get(f"/rooms/{two['room']}")
+    assert "resigned" in page.text and 'id="lh-move"></div>' in page.text
+
+
+def test_the_table_page_shows_every_seat_and_the_invites_to_the_host(client: TestClient) -> None:
+    created = client.post(
+        "/api/rooms", json={"game": "lehavre", "players": 3, "host_seat": 0}
+    ).json()
+    host = client.get(f"/s/{created['token']}", follow_redirects=True)
+    assert host.status_code == 200
+    for link in created["invite_links"]:
+        assert link in host.text
+    watcher = TestClient(client.app)
+    page = watcher.get(
+        created["spectator_link"].replace("http://testserver", ""), follow_redirects=True
+    )
+    assert page.status_code == 200 and 'id="lh-harbour"' in page.text
+    assert all(link not in page.text for link in created["invite_links"])

@@ -77,7 +77,9 @@ class LeHavreTable:
 
 
 @pytest.fixture
-def lehavre(browser: Browser, server: Server, request: pytest.FixtureRequest) -> Iterator[LeHavreTable]:
+def lehavre(
+    browser: Browser, server: Server, request: pytest.FixtureRequest
+) -> Iterator[LeHavreTable]:
     table = LeHavreTable(browser, server, request.param)
     yield table
     table.close()

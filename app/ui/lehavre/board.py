@@ -44,11 +44,12 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
     table = table_context(state, view.viewer_seat, lang, names)
     action = f"/rooms/{view.room_id}/moves"
     started = all(view.facts.seats_claimed)
+    ending = view.facts.ending
     panel = (
         panel_context(
             state, view.viewer_seat, lang, action=action, version=view.version, names=names
         )
-        if started
+        if started and ending is None
         else None
     )
     return {
@@ -59,7 +60,8 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "room_id": view.room_id,
         "version": view.version,
         "started": started,
-        "over": state.phase == "over",
+        "over": state.phase == "over" or ending is not None,
+        "ending": ending,
         "scores": _scores(state) if state.phase == "over" else None,
     }
 
@@ -71,7 +73,7 @@ def _scores(state: State) -> list[tuple[int, int]]:
 
 def board_attrs(context: dict[str, Any]) -> dict[str, str]:
     state = position_of(context["view"])
-    to_move = "" if state.phase == "over" else str(state.current)
+    to_move = "" if context["over"] else str(state.current)
     acting = context["panel"] is not None
     return {
         "version": str(context["version"]),

@@ -1,0 +1,1 @@
+"""The computer player for Le Havre (docs/le-havre/ai.md)."""

@@ -4,6 +4,8 @@
     python -m engine lehavre legal FILE              the listed moves after FILE's moves, one a line
     python -m engine lehavre selfplay [--players N] [--variant V] [--seed S] [--games G] [--out DIR]
     python -m engine lehavre bench [--players 2 4] [--variant V] [--games G] [--seed S]
+    python -m engine lehavre arena [--a heuristic --b strong] [--games G] [--seed S] [--players N]
+                                   [--variant V] [--jobs J]
 
 FILE is ``{"setup": setup, "moves": [move, ...]}`` (docs/le-havre/spec.md). An unreadable FILE or a
 refused move ends with exit status 1 and one line on stderr naming the move.
@@ -32,6 +34,7 @@ from . import (
     scores,
     summary,
 )
+from .arena import add_arena_command
 
 
 class _Unreadable(Exception):
@@ -150,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=int, default=20)
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(run=cmd_bench)
+    add_arena_command(sub)
     return parser
 
 

@@ -21,9 +21,9 @@ from ..state import State, replace
 from .evaluation import worth
 from .heuristic import best, ranked
 
-CANDIDATES = 4
+CANDIDATES = 6
 PLAYOUTS = 1
-TURNS_AHEAD = 1
+TURNS_AHEAD = 2
 MAX_STEPS = 60
 LOOKAHEAD_PHASES = ("main", "final")
 

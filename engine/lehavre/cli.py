@@ -16,12 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cli import Unreadable, add_file_commands, read_json_file, replay_moves, run_command
 from . import (
     Setup,
     State,
@@ -37,35 +37,19 @@ from . import (
 from .arena import add_arena_command
 
 
-class _Unreadable(Exception):
-    pass
-
-
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
 def _play(path: str, on_position: Callable[[State], None] | None) -> State:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise _Unreadable(f"cannot read {path}: {err}") from err
+    data = read_json_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
-        raise _Unreadable(f"{path}: expected an object with a setup and a list of moves")
+        raise Unreadable(f"{path}: expected an object with a setup and a list of moves")
     try:
         state = new_game(Setup.from_json(data.get("setup")))
     except ValueError as err:
-        raise _Unreadable(f"{path}: setup: {err}") from err
-    if on_position:
-        on_position(state)
-    for index, move in enumerate(data["moves"]):
-        try:
-            state = apply(state, move)
-        except ValueError as err:
-            raise _Unreadable(f"{path}: move {index}: {err}") from err
-        if on_position:
-            on_position(state)
-    return state
+        raise Unreadable(f"{path}: setup: {err}") from err
+    return replay_moves(state, data["moves"], apply, on_position, f"{path}: ")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -133,13 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m engine lehavre", description=__doc__.split("\n")[0]
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    replay = sub.add_parser("replay", help="print the summary after a game file's moves")
-    replay.add_argument("file")
-    replay.add_argument("--trace", action="store_true", help="one summary per position")
-    replay.set_defaults(run=cmd_replay)
-    legal = sub.add_parser("legal", help="print the listed moves after a game file's moves")
-    legal.add_argument("file")
-    legal.set_defaults(run=cmd_legal)
+    add_file_commands(sub, ("summary", "listed moves"), cmd_replay, cmd_legal)
     selfplay = sub.add_parser("selfplay", help="play complete games of random listed moves")
     selfplay.add_argument("--players", type=int, choices=range(1, 6), default=2)
     selfplay.add_argument("--variant", choices=("full", "short"), default="full")
@@ -158,12 +136,4 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        result: int = args.run(args)
-    except _Unreadable as err:
-        print(err, file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        return 0
-    return result
+    return run_command(build_parser().parse_args(argv))

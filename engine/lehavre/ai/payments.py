@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ..catalog import Catalog
 from ..flow import food_owed
-from ..goods import Vec
+from ..goods import FOOD, Vec, canonical_payment
 from ..moves import Move
 from ..payments import named, vec
 from ..state import State
@@ -23,22 +23,7 @@ def thrifty_payment(cat: Catalog, have: Vec, amount: int) -> Vec | None:
     """A minimal food payment of ``amount`` from ``have``, cheapest food per franc first."""
     t = tables(cat)
     order = sorted(cat.food_values, key=lambda iv: (t.goods_value[iv[0]] or 1.0) / iv[1])
-    pay = [0] * cat.size
-    rest = amount
-    for i, v in order:
-        if rest <= 0:
-            break
-        take = min(have[i], -(-rest // v))
-        pay[i] = take
-        rest -= take * v
-    if rest > 0:
-        return None
-    total = amount - rest
-    for i, v in reversed(order):
-        while pay[i] and total - v >= amount:
-            pay[i] -= 1
-            total -= v
-    return tuple(pay)
+    return canonical_payment(cat, have, amount, FOOD, order)
 
 
 def _food_due(st: State, move: Move) -> int | None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..catalog import FRANC, Catalog
 from ..scoring import fortune
-from ..state import State
+from ..state import Player, State
 
 GOODS_SHARE = 0.5
 """A good is worth this share of its franc value (shipped, it earns all of it; unsold, nothing)."""
@@ -44,6 +44,8 @@ SHORT_LOAN = 3.0
 BUILDING_USE = 0.4
 """Francs per enterable building owned, per round left (at most ``USE_ROUNDS``)."""
 USE_ROUNDS = 8
+MEMO_SIZE = 50_000
+_MEMO: dict[tuple[object, ...], float] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +102,30 @@ def rounds_left(st: State) -> float:
 def player_worth(st: State, seat: int, clock: float) -> float:
     """One seat's worth in francs (see the module's docstring); ``clock`` is the rounds left
     (:func:`rounds_left`) of the position being decided, so that a move that passes time (ending
-    a turn, feeding) is not judged worse than one that does not (buying, selling)."""
+    a turn, feeding) is not judged worse than one that does not (buying, selling). Remembered for
+    the last ``MEMO_SIZE`` (player, moment) pairs: a move changes one or two players' holdings."""
     p = st.players[seat]
+    done = st.phase == "feed" and seat != st.current and seat not in st.to_feed
+    key = (
+        p,
+        st.round,
+        st.turn,
+        done,
+        st.phase == "over",
+        clock,
+        id(st.catalog),
+        st.setup.variant,
+        st.setup.players,
+    )
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        found = _MEMO[key] = _player_worth(st, p, done, clock)
+    return found
+
+
+def _player_worth(st: State, p: Player, done: bool, clock: float) -> float:
     total = float(fortune(st, p))
     if st.phase == "over":
         return total
@@ -111,21 +135,21 @@ def player_worth(st: State, seat: int, clock: float) -> float:
         share = GOODS_LATE / 2  # the final action may still ship or convert them
     goods = p.goods
     total += share * sum(goods[i] * t.goods_value[i] for i in range(1, len(goods)) if goods[i])
-    total -= _hunger(st, seat, t)
+    total -= _hunger(st, p, done, t)
     uses = sum(1 for b in p.buildings if b in t.enterable)
     total += BUILDING_USE * min(clock, USE_ROUNDS) * uses
     total -= st.catalog.loans.interest * clock * p.loans
     return total
 
 
-def _hunger(st: State, seat: int, t: Tables) -> float:
+def _hunger(st: State, p: Player, done: bool, t: Tables) -> float:
     """The cost of the food the coming round ends ask beyond the ships' food: a franc a unit
     (``FOOD_NOW``) at the next round end, less for those further away, by turns (so feeding, which
     moves no time, does not make the next round end look dearer); and the loans of a shortfall of
-    food and francs for the round ends within a round's turns."""
-    n, p = st.setup.players, st.players[seat]
+    food and francs for the round ends within a round's turns. ``done``: ``p`` has fed at this
+    round end already."""
+    n = st.setup.players
     fed = sum(t.ship_food[(s, n)] for s in p.ships)
-    done = st.phase == "feed" and seat != st.current and seat not in st.to_feed
     cards = st.cards[st.round - 1 + done :]
     if not cards:
         return 0.0

@@ -22,7 +22,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .arena import add_arena_command
 from .balance import add_balance_command
@@ -33,9 +33,59 @@ from .record import RecordError, read_record
 from .rules import apply, legal_moves
 from .state import GameState, new_game, scores, summary_json
 
+S = TypeVar("S")
 
-class _Unreadable(Exception):
-    pass
+
+class Unreadable(Exception):
+    """A game file that cannot be read or replayed: exit status 1 and its one line on stderr."""
+
+
+def replay_moves(
+    state: S,
+    moves: Sequence[Any],
+    apply_move: Callable[[S, Any], S],
+    on_position: Callable[[S], None] | None,
+    where: str = "",
+) -> S:
+    """The position after ``moves`` from ``state``, each position shown to ``on_position``; a
+    refused move is :class:`Unreadable` naming ``where`` and the move's index."""
+    if on_position:
+        on_position(state)
+    for index, move in enumerate(moves):
+        try:
+            state = apply_move(state, move)
+        except ValueError as err:
+            raise Unreadable(f"{where}move {index}: {err}") from err
+        if on_position:
+            on_position(state)
+    return state
+
+
+def add_file_commands(
+    sub: Any, what: tuple[str, str], replay: Callable[..., int], legal: Callable[..., int]
+) -> None:
+    """The ``replay FILE [--trace]`` and ``legal FILE`` commands; ``what`` names what each prints
+    (the summary, the moves)."""
+    parser = sub.add_parser("replay", help=f"print the {what[0]} after a game file's moves")
+    parser.add_argument("file")
+    parser.add_argument("--trace", action="store_true", help="one summary per position")
+    parser.set_defaults(run=replay)
+    parser = sub.add_parser("legal", help=f"print the {what[1]} after a game file's moves")
+    parser.add_argument("file")
+    parser.set_defaults(run=legal)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run a parsed command: an unreadable file ends with status 1 and one line on stderr; a
+    closed output pipe ends quietly."""
+    try:
+        result: int = args.run(args)
+    except Unreadable as err:
+        print(err, file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    return result
 
 
 def _read_record_file(text: str) -> tuple[list[Any], Catalog]:
@@ -45,48 +95,53 @@ def _read_record_file(text: str) -> tuple[list[Any], Catalog]:
     return list(record.moves), known[(record.catalog_name, record.catalog_sha256)]
 
 
-def _read_game_file(path: str) -> tuple[list[Any], Catalog]:
+def read_text_file(path: str) -> str:
+    """The file's text; :class:`Unreadable` ("cannot read PATH: why") if it has none."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise Unreadable(f"cannot read {path}: {err}") from err
+
+
+def read_json_file(path: str) -> Any:
+    """The file's JSON; :class:`Unreadable` ("cannot read PATH: why") if it is not JSON."""
+    text = read_text_file(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise Unreadable(f"cannot read {path}: {err}") from err
+
+
+def _read_game_file(path: str) -> tuple[list[Any], Catalog]:
+    text = read_text_file(path)
+    try:
         try:
             data = json.loads(text)
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as err:
             if text.lstrip().startswith(("{", "[")):
-                raise
+                raise Unreadable(f"cannot read {path}: {err}") from err
             return _read_record_file(text)  # the text notation
         if isinstance(data, dict) and "format" in data:
             return _read_record_file(text)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise _Unreadable(f"cannot read {path}: {err}") from err
     except RecordError as err:
-        raise _Unreadable(f"{path}: {err}") from err
+        raise Unreadable(f"{path}: {err}") from err
     if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
-        raise _Unreadable(f"{path}: expected an object with a list of moves")
+        raise Unreadable(f"{path}: expected an object with a list of moves")
     catalog = default_catalog()
     if "catalog" in data:
         if not isinstance(data["catalog"], str):
-            raise _Unreadable(f"{path}: catalog must be a path")
+            raise Unreadable(f"{path}: catalog must be a path")
         built_in = {entry.id: entry.catalog for entry in built_in_registry().all()}
         try:
             catalog = built_in.get(data["catalog"]) or load_catalog(data["catalog"])
         except ValueError as err:
-            raise _Unreadable(str(err)) from err
+            raise Unreadable(str(err)) from err
     return data["moves"], catalog
 
 
 def _play(path: str, on_position: Callable[[GameState], None] | None) -> GameState:
     moves, catalog = _read_game_file(path)
-    state = new_game(catalog)
-    if on_position:
-        on_position(state)
-    for index, move in enumerate(moves):
-        try:
-            state = apply(state, move)
-        except ValueError as err:
-            raise _Unreadable(f"move {index}: {err}") from err
-        if on_position:
-            on_position(state)
-    return state
+    return replay_moves(new_game(catalog), moves, apply, on_position)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -151,14 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
-    replay = sub.add_parser("replay", help="print the state summary after a game file's moves")
-    replay.add_argument("file")
-    replay.add_argument("--trace", action="store_true", help="one summary per position")
-    replay.set_defaults(run=cmd_replay)
-
-    legal = sub.add_parser("legal", help="print the legal moves after a game file's moves")
-    legal.add_argument("file")
-    legal.set_defaults(run=cmd_legal)
+    add_file_commands(sub, ("state summary", "legal moves"), cmd_replay, cmd_legal)
 
     selfplay = sub.add_parser("selfplay", help="play complete games of random legal moves")
     selfplay.add_argument("--seed", type=int, default=1)
@@ -182,12 +230,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .lehavre.cli import main as lehavre_main
 
         return lehavre_main(arguments[1:])
-    args = build_parser().parse_args(arguments)
-    try:
-        result: int = args.run(args)
-    except _Unreadable as err:
-        print(err, file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        return 0
-    return result
+    return run_command(build_parser().parse_args(arguments))

@@ -4,6 +4,8 @@
     python -m engine lehavre legal FILE              the listed moves after FILE's moves, one a line
     python -m engine lehavre selfplay [--players N] [--variant V] [--seed S] [--games G] [--out DIR]
     python -m engine lehavre bench [--players 2 4] [--variant V] [--games G] [--seed S]
+    python -m engine lehavre arena [--a heuristic --b strong] [--games G] [--seed S] [--players N]
+                                   [--variant V] [--jobs J]
 
 FILE is ``{"setup": setup, "moves": [move, ...]}`` (docs/le-havre/spec.md). An unreadable FILE or a
 refused move ends with exit status 1 and one line on stderr naming the move.
@@ -14,12 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cli import Unreadable, add_file_commands, read_json_file, replay_moves, run_command
 from . import (
     Setup,
     State,
@@ -32,10 +34,7 @@ from . import (
     scores,
     summary,
 )
-
-
-class _Unreadable(Exception):
-    pass
+from .arena import add_arena_command
 
 
 def _dumps(obj: Any) -> str:
@@ -43,26 +42,14 @@ def _dumps(obj: Any) -> str:
 
 
 def _play(path: str, on_position: Callable[[State], None] | None) -> State:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise _Unreadable(f"cannot read {path}: {err}") from err
+    data = read_json_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("moves"), list):
-        raise _Unreadable(f"{path}: expected an object with a setup and a list of moves")
+        raise Unreadable(f"{path}: expected an object with a setup and a list of moves")
     try:
         state = new_game(Setup.from_json(data.get("setup")))
     except ValueError as err:
-        raise _Unreadable(f"{path}: setup: {err}") from err
-    if on_position:
-        on_position(state)
-    for index, move in enumerate(data["moves"]):
-        try:
-            state = apply(state, move)
-        except ValueError as err:
-            raise _Unreadable(f"{path}: move {index}: {err}") from err
-        if on_position:
-            on_position(state)
-    return state
+        raise Unreadable(f"{path}: setup: {err}") from err
+    return replay_moves(state, data["moves"], apply, on_position, f"{path}: ")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -130,13 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m engine lehavre", description=__doc__.split("\n")[0]
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    replay = sub.add_parser("replay", help="print the summary after a game file's moves")
-    replay.add_argument("file")
-    replay.add_argument("--trace", action="store_true", help="one summary per position")
-    replay.set_defaults(run=cmd_replay)
-    legal = sub.add_parser("legal", help="print the listed moves after a game file's moves")
-    legal.add_argument("file")
-    legal.set_defaults(run=cmd_legal)
+    add_file_commands(sub, ("summary", "listed moves"), cmd_replay, cmd_legal)
     selfplay = sub.add_parser("selfplay", help="play complete games of random listed moves")
     selfplay.add_argument("--players", type=int, choices=range(1, 6), default=2)
     selfplay.add_argument("--variant", choices=("full", "short"), default="full")
@@ -150,16 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=int, default=20)
     bench.add_argument("--seed", type=int, default=1)
     bench.set_defaults(run=cmd_bench)
+    add_arena_command(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        result: int = args.run(args)
-    except _Unreadable as err:
-        print(err, file=sys.stderr)
-        return 1
-    except BrokenPipeError:
-        return 0
-    return result
+    return run_command(build_parser().parse_args(argv))

@@ -10,7 +10,7 @@ nothing. :func:`canonical_payment` picks the one payment ``legal_moves`` lists; 
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .catalog import Amounts, Catalog
 
@@ -56,10 +56,17 @@ def worth(vec: Vec, table: Iterable[tuple[int, int]]) -> int:
     return sum(vec[i] * v for i, v in table)
 
 
-def canonical_payment(cat: Catalog, have: Vec, amount: int, what: str) -> Vec | None:
+def canonical_payment(
+    cat: Catalog,
+    have: Vec,
+    amount: int,
+    what: str,
+    order: Sequence[tuple[int, int]] | None = None,
+) -> Vec | None:
     """The listed payment of ``amount``: cheapest tokens first, then tokens left out while the
-    rest still covers (dearest first); ``None`` if ``have`` cannot pay."""
-    table = values(cat, what)
+    rest still covers (dearest first); ``None`` if ``have`` cannot pay. ``order`` (the (index,
+    value) pairs of the goods that pay, in the order to take them) replaces the canonical order."""
+    table = values(cat, what) if order is None else order
     if amount <= 0:
         return zero(cat)
     pay = [0] * cat.size

@@ -35,6 +35,9 @@ class Room(Base):
     )
     players: Mapped[int] = mapped_column(Integer, default=2, server_default="2")
     setup: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+    #: The seats the computer plays in a game other than Inland Port, with its strength
+    #: (JSON: {"2": "strong"}); Inland Port's computer is `computer` / `computer_seat`.
+    computers: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
     #: Number of moves in the log.
     version: Mapped[int] = mapped_column(Integer, default=0)
     #: Canonical JSON of the engine summary at `version` (a cache of the replayed log).

@@ -13,11 +13,14 @@ setup is the JSON object of docs/le-havre/spec.md §3, its catalog the package's
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar, Protocol
 
 from . import lehavre
+from .ai import LEVELS, choose_move
+from .lehavre import ai as lehavre_ai
 from .canonical import canonical_json
 from .catalog import Catalog, content_hash, default_catalog
 from .errors import IllegalMove, MalformedMove
@@ -50,6 +53,12 @@ class Game(Protocol):
     player_counts: ClassVar[tuple[int, ...]]
     #: The variants ("full", "short"...) the game is played in; the first is the default.
     variants: ClassVar[tuple[str, ...]]
+    #: The computer player's strengths, weakest first.
+    strengths: ClassVar[tuple[str, ...]]
+
+    def choose(self, state: Any, strength: str, rng: random.Random) -> Any:
+        """The computer's move at `strength` for the player to move (randomness from `rng`)."""
+        ...
 
     def random_setup(self, players: int, variant: str, seed: int | None) -> dict[str, Any]: ...
 
@@ -83,6 +92,10 @@ class InlandPort:
     refusals: ClassVar[tuple[type[ValueError], ...]] = (MalformedMove, IllegalMove)
     player_counts: ClassVar[tuple[int, ...]] = (2,)
     variants: ClassVar[tuple[str, ...]] = ("standard",)
+    strengths: ClassVar[tuple[str, ...]] = LEVELS
+
+    def choose(self, state: Any, strength: str, rng: random.Random) -> Any:
+        return choose_move(state, level=strength, rng=rng)
 
     def random_setup(self, players: int, variant: str, seed: int | None) -> dict[str, Any]:
         """Inland Port has no chance: every game starts alike."""
@@ -129,6 +142,10 @@ class LeHavre:
     refusals: ClassVar[tuple[type[ValueError], ...]] = (lehavre.MalformedMove, lehavre.IllegalMove)
     player_counts: ClassVar[tuple[int, ...]] = (1, 2, 3, 4, 5)
     variants: ClassVar[tuple[str, ...]] = ("full", "short")
+    strengths: ClassVar[tuple[str, ...]] = tuple(lehavre_ai.STRENGTHS)
+
+    def choose(self, state: Any, strength: str, rng: random.Random) -> Any:
+        return lehavre_ai.choose(state, strength, rng)
 
     def random_setup(self, players: int, variant: str, seed: int | None) -> dict[str, Any]:
         _check_choice("players", players, self.player_counts)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import engine
+from engine import games
 from engine.ai import choose_move
 
 STRONG_BUDGET_S = 1.0
@@ -25,6 +27,11 @@ def think(state: engine.GameState, level: str, seed: str) -> engine.Move:
     """
     budget_s = STRONG_BUDGET_S if level == "strong" else None
     return choose_move(state, level=level, rng=random.Random(seed), budget_s=budget_s)
+
+
+def think_in(game: str, state: Any, level: str, seed: str) -> Any:
+    """The move of the computer at `level` in another game than Inland Port (`engine.games`)."""
+    return games.game(game).choose(state, level, random.Random(seed))
 
 
 def warm_up(level: str) -> int:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -31,15 +32,16 @@ from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
 
-import engine
 from app.computer.background import RoomTasks
-from app.computer.bots import think, warm_up
+from app.computer.bots import think, think_in, warm_up
 from app.computer.lanes import Lanes
 from app.live.hub import Hub
 from app.live.notify import Publisher
 from app.reads import queries
+from app.reads.games import ComputerTurn
 from app.services import moves
 from app.services.errors import ClientMoveIdReused, NotYourTurn, RoomNotFound, StaleVersion
+from engine import games
 
 log = logging.getLogger(__name__)
 
@@ -152,9 +154,9 @@ class ComputerPlayer:
                 if failures >= MAX_FAILURES:
                     return
 
-    async def _think(self, turn: queries.ComputerTurn) -> engine.Move:
-        seed = f"{turn.room_id}:{turn.version}"
-        return await self._lanes.run(turn.level, turn.room_id, think, turn.state, turn.level, seed)
+    async def _think(self, turn: ComputerTurn) -> Any:
+        lane, work, args = thinking(turn)
+        return await self._lanes.run(lane, turn.room_id, work, *args)
 
     # --- the database side (worker threads) ---------------------------------------------------
 
@@ -169,7 +171,7 @@ class ComputerPlayer:
         with self._sessions() as session:
             return queries.computer_rooms_waiting(session)
 
-    def _turn(self, room_id: str) -> tuple[bool, queries.ComputerTurn | None]:
+    def _turn(self, room_id: str) -> tuple[bool, ComputerTurn | None]:
         """Whether the room has a computer, and its turn if it is the one to move now."""
         with self._sessions() as session:
             try:
@@ -183,14 +185,14 @@ class ComputerPlayer:
         while len(self._human_rooms) > HUMAN_ROOMS_REMEMBERED:
             self._human_rooms.popitem(last=False)
 
-    def _submit(self, turn: queries.ComputerTurn, move: engine.Move) -> None:
+    def _submit(self, turn: ComputerTurn, move: Any) -> None:
         with self._sessions() as session:
             try:
                 moves.submit_move(
                     session,
                     room_id=turn.room_id,
                     seat=turn.seat,
-                    move=move.to_json(),
+                    move=json.loads(games.game(turn.game).canonical(move)),
                     version=turn.version,
                     client_move_id=f"computer-{turn.version}",
                     publisher=self._publisher,
@@ -200,6 +202,17 @@ class ComputerPlayer:
                 # Another process (or a restart) moved first — perhaps another move, when the
                 # search's clock cut it elsewhere: look at the room again.
                 log.debug("room %s moved on before the computer: %s", turn.room_id, exc)
+
+
+def thinking(turn: ComputerTurn) -> tuple[str, Callable[..., Any], tuple[object, ...]]:
+    """The lane, the work and its arguments of the computer's thinking on `turn`, seeded by the
+    room and version so that two processes choose alike (another game's strengths share the
+    lanes: its strong player the strong lane, the others the normal one)."""
+    seed = f"{turn.room_id}:{turn.version}"
+    if turn.game == "inland_port":
+        return turn.level, think, (turn.state, turn.level, seed)
+    lane = "strong" if turn.level == "strong" else "normal"
+    return lane, think_in, (turn.game, turn.state, turn.level, seed)
 
 
 class ComputerHub(Hub):

@@ -33,8 +33,26 @@ class GamePosition:
 game_positions: PositionCache[GamePosition] = PositionCache(maxsize=4096)
 
 
+@dataclass(frozen=True)
+class ComputerTurn:
+    """The computer is to move in `room_id`: its strength, its seat, the position (the game's
+    own state) and its version."""
+
+    room_id: str
+    level: str
+    seat: int
+    version: int
+    state: Any
+    game: str = "inland_port"
+
+
 def game_of(room: Room | Row[Any]) -> Game:
     return game(room.game)
+
+
+def computer_seats(room: Room | Row[Any]) -> dict[int, str]:
+    """The seats the computer plays in a room of another game, with its strength."""
+    return {int(seat): strength for seat, strength in json.loads(room.computers).items()}
 
 
 def start_of(room: Room | Row[Any]) -> Any:
@@ -87,3 +105,31 @@ def legal_moves_now(session: Session, room: Room, seat: int) -> list[dict[str, A
     if rules.to_move(state) != seat:
         return []
     return [json.loads(rules.canonical(move)) for move in rules.legal_moves(state)]
+
+
+def computer_turn_in(session: Session, room: Room) -> tuple[bool, ComputerTurn | None]:
+    """Whether the room of another game has a computer seat, and its turn when it is to move."""
+    computers = computer_seats(room)
+    if not computers:
+        return False, None
+    if room.finished or room.ending is not None:
+        return True, None
+    state = game_position(session, room, room.version).state
+    seat = game_of(room).to_move(state)
+    if seat not in computers:
+        return True, None
+    return True, ComputerTurn(room.id, computers[seat], seat, room.version, state, room.game)
+
+
+def computer_rooms_waiting(session: Session) -> list[str]:
+    """The unfinished rooms of other games where the computer is to move (by the snapshot)."""
+    rows = session.execute(
+        select(Room.id, Room.computers, Room.snapshot).where(
+            Room.game != "inland_port", Room.computers != "{}", Room.finished.is_(False)
+        )
+    ).all()
+    return [
+        room_id
+        for room_id, computers, snapshot in rows
+        if str(json.loads(snapshot).get("current")) in json.loads(computers)
+    ]

@@ -21,6 +21,7 @@ from app.edge.links import invite_link, review_link, seat_link, spectator_link
 from app.edge.tokens import invite_token_for, rematch_token_for, spectator_token_for, token_hash
 from app.models import Connection, Link, RematchOffer, Room, RoomEvent, Seat, ServerProcess
 from app.reads import games
+from app.reads.games import ComputerTurn
 from app.reads.positions import position
 from app.reads.roomview import (
     Ending,
@@ -33,18 +34,6 @@ from app.reads.roomview import (
 )
 from app.services.errors import RoomNotFound
 from app.services.presence import absent_seats
-
-
-@dataclass(frozen=True)
-class ComputerTurn:
-    """The computer is to move in `room_id`: its strength, its seat, the position and its version."""
-
-    room_id: str
-    level: str
-    seat: int
-    version: int
-    state: engine.GameState
-
 
 STANDIN_LEVEL = "normal"
 """The strength of the computer standing in for an absent player."""
@@ -131,6 +120,8 @@ def computer_turn(session: Session, *, room_id: str) -> tuple[bool, ComputerTurn
     """Whether the room has a computer player, and its turn when it is the one to move now."""
     try:
         room = room_row(session, room_id)
+        if room.game != "inland_port":
+            return games.computer_turn_in(session, room)
         level, seat = _computer_of(room)
         if seat is None:
             return False, None
@@ -168,11 +159,12 @@ def computer_rooms_waiting(session: Session) -> list[str]:
                 Room.finished.is_(False),
             )
         ).all()
-        return [
+        waiting = [
             room_id
             for room_id, seat, standin, snapshot in rows
             if json.loads(snapshot).get("to_move") in (seat, standin)
         ]
+        return waiting + games.computer_rooms_waiting(session)
     finally:
         session.rollback()
 
@@ -244,7 +236,8 @@ def _facts(
     session: Session, room: Room, presence_timeout: float, absent_after: float = 180.0
 ) -> RoomFacts:
     held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
-    claimed = set(held)
+    computers = games.computer_seats(room)
+    claimed = held | set(computers)
     if room.computer_seat is not None:
         claimed.add(room.computer_seat)
     online, spectators = presence(session, room, presence_timeout)
@@ -263,6 +256,7 @@ def _facts(
         version=room.version,
         game=room.game,
         players=room.players,
+        computers=tuple(sorted(computers.items())),
         seats_claimed=tuple(seat in claimed for seat in range(room.players)),
         online=online,
         spectators=spectators,
@@ -361,6 +355,7 @@ def presence(session: Session, room: Room, timeout: float) -> tuple[tuple[bool, 
     ).all()
     counts = {seat: n for seat, n in rows}
     online = [counts.get(seat, 0) > 0 for seat in range(room.players)]
-    if room.computer_seat is not None:
-        online[room.computer_seat] = True
+    for seat in [room.computer_seat, *games.computer_seats(room)]:
+        if seat is not None:
+            online[seat] = True
     return tuple(online), counts.get(None, 0)

@@ -157,3 +157,5 @@ class RoomFacts:
     #: The game the room plays (an `engine.games` id) and its number of seats.
     game: str = "inland_port"
     players: int = 2
+    #: The computer's seats in a room of another game, with its strength, by seat.
+    computers: tuple[tuple[int, str], ...] = ()

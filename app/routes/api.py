@@ -96,6 +96,8 @@ def create_room(
             variant=body.variant,
             host_seat=body.host_seat,
             base_url=base,
+            computers=body.computer_seats(),
+            publisher=hub,
         )
     return RoomCreatedOut(
         room=created.room_id,

@@ -47,6 +47,11 @@ class CreateRoomIn(Strict):
     variant: Literal["full", "short"] | None = Field(
         None, description="Le Havre's full or short game (null: full); none for Inland Port"
     )
+    computers: dict[str, Literal["heuristic", "strong"]] | None = Field(
+        None,
+        description='Le Havre: the seats the computer plays, with its strength ({"2": "strong"}); '
+        "every other seat but the host's gets an invite link",
+    )
     host_seat: Literal[0, 1, 2, 3, 4, "random"] = Field(
         "random", description="the host's seat: 0 moves first, 1 second..., or random"
     )
@@ -74,8 +79,8 @@ class CreateRoomIn(Strict):
     @model_validator(mode="after")
     def _fits_the_game(self) -> CreateRoomIn:
         if self.game == "inland_port":
-            if self.players not in (None, 2) or self.variant is not None:
-                raise ValueError("Inland Port has 2 seats and no variant")
+            if self.players not in (None, 2) or self.variant or self.computers is not None:
+                raise ValueError("Inland Port has 2 seats, no variant and one computer seat")
             if self.host_seat not in (0, 1, "random"):
                 raise ValueError('host_seat must be 0, 1 or "random"')
         elif self.computer is not None or self.catalog is not None:
@@ -83,7 +88,19 @@ class CreateRoomIn(Strict):
         players = self.players or 2
         if self.host_seat != "random" and self.host_seat >= players:
             raise ValueError(f"host_seat must be below players ({players})")
+        seats = self.computer_seats()
+        if any(seat not in range(players) or seat == self.host_seat for seat in seats):
+            raise ValueError("the computer's seats are seats of the room other than the host's")
+        if len(seats) >= players:
+            raise ValueError("the host needs a seat of their own")
         return self
+
+    def computer_seats(self) -> dict[int, str]:
+        """The computer's seats by number (keys that are not seat numbers give seat -1)."""
+        return {
+            int(key) if key.isascii() and key.isdigit() and len(key) == 1 else -1: strength
+            for key, strength in (self.computers or {}).items()
+        }
 
 
 class RoomCreatedOut(BaseModel):

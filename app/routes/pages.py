@@ -12,6 +12,7 @@ viewer, the room's view) comes from `app.deps`; a refusal's status and sentence 
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -199,15 +200,25 @@ def create_room(
 
 @router.post("/rooms/lehavre")
 def create_lehavre_room(
-    request: Request, form: FormDep, session: SessionDep, base: BaseUrlDep, lang: LangDep
+    request: Request,
+    form: FormDep,
+    session: SessionDep,
+    base: BaseUrlDep,
+    hub: HubDep,
+    lang: LangDep,
 ) -> Response:
     """Open a Le Havre room for 1 to 5 players (full or short game), then sit the host down."""
     players = whole_number(form.get("players", ""), max_digits=1)
+    count = whole_number(form.get("computer_count", "0"), max_digits=1)
+    strength = form.get("computer_strength", "heuristic")
     variant = form.get("variant", "")
     host_seat = HOST_SEATS.get(form.get("host_seat", ""))
     if (
         players is None
         or players not in range(1, 6)
+        or count is None
+        or count >= players
+        or strength not in ("heuristic", "strong")
         or variant not in ("full", "short")
         or host_seat not in (0, "random")
     ):
@@ -223,8 +234,16 @@ def create_lehavre_room(
         variant=variant,
         host_seat=host_seat,  # type: ignore[arg-type]
         base_url=base,
+        computers=dict.fromkeys(_computer_seats(players, count, host_seat == 0), strength),
+        publisher=hub,
     )
     return RedirectResponse(f"/s/{created.token}", status_code=303)
+
+
+def _computer_seats(players: int, count: int, host_first: bool) -> list[int]:
+    """`count` seats for the computer, at random among all but the host's first seat."""
+    seats = range(1 if host_first else 0, players)
+    return random.SystemRandom().sample(seats, count)
 
 
 @router.get("/rooms/{room_id}", response_class=HTMLResponse)

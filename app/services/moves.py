@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 import engine
 from app.live.notify import Publisher, queue_notify
 from app.models import Move, Room, Seat
-from app.reads.games import GamePosition
+from app.reads.games import GamePosition, computer_seats
 from app.reads.positions import Position, log_entry, position, positions
 from app.reads.roomview import LogEntry
 from app.services import gamemoves
@@ -67,6 +67,7 @@ _LOCKED_COLUMNS = (
     Room.game,
     Room.players,
     Room.setup,
+    Room.computers,
 )
 
 
@@ -122,6 +123,8 @@ def submit_move(
     seat = _mover(seat, client_move_id)
     with room_columns_lock(session, room_id, *_LOCKED_COLUMNS) as room:
         if room.game != INLAND_PORT:
+            if by_computer != (seat in computer_seats(room)):
+                raise NotYourTurn("not_your_turn")
             return game_move(session, room, seat, move, version, client_move_id, publisher)
         try:
             before, parsed, new_state, events = _checked(
@@ -333,8 +336,9 @@ def _answer_again(
 
 
 def every_seat_taken(session: Session, room: Room | Row[Any]) -> bool:
-    """Whether every seat of `room` is taken (by people, or one by the computer)."""
+    """Whether every seat of `room` is taken (by people, or by the computer)."""
     held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+    held.update(computer_seats(room))
     if room.computer_seat is not None:
         held.add(room.computer_seat)
     return held == set(range(room.players))

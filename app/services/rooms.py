@@ -5,8 +5,9 @@ record, `app.services.records`)."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeGuard
 
 from sqlalchemy.orm import Session
 
@@ -22,6 +23,7 @@ from app.edge.tokens import (
 from app.live.notify import Publisher
 from app.models import Link, Move, Room, Seat
 from app.reads import catalogs
+from app.reads.games import computer_seats
 from app.services.lock import now
 from engine import games
 from engine.ai import LEVELS
@@ -145,16 +147,22 @@ def create_game_room(
     variant: str | None,
     host_seat: int | Literal["random"],
     base_url: str,
+    computers: Mapping[int, str] | None = None,
+    publisher: Publisher | None = None,
 ) -> CreatedRoom:
     """A new room of a game other than Inland Port (`engine.games`) for `players` seats, the
-    host in `host_seat` ("random": chance decides), every other seat offered by its own invite
-    link; a random setup (`variant` None: the game's first). One seat: the game starts at once."""
+    host in `host_seat` ("random": chance decides among the seats the computer does not play),
+    the computer in the seats of `computers` at their strengths, every other seat offered by
+    its own invite link; a random setup (`variant` None: the game's first). The game starts
+    once every seat is taken: at once when the host plays alone or with the computer only."""
     rules = games.game(game_id)
     variant = variant or rules.variants[0]
     setup = rules.random_setup(players, variant, secrets.randbits(64))
-    seat = secrets.randbelow(players) if host_seat == "random" else host_seat
-    if isinstance(seat, bool) or seat not in range(players):
-        raise ValueError(f'host_seat must be a seat of the {players} or "random"')
+    computers = dict(computers or {})
+    free = [seat for seat in range(players) if seat not in computers]
+    seat = free[secrets.randbelow(len(free))] if host_seat == "random" and free else host_seat
+    if not _seats_fit(seat, rules, players, computers):
+        raise ValueError("the host and the computer each need a seat of the room of their own")
     stamp = now()
     start = rules.start(setup)
     room = Room(
@@ -169,11 +177,23 @@ def create_game_room(
         updated_at=stamp,
         computer=None,
         computer_seat=None,
+        computers=canonical_json({str(s): strength for s, strength in sorted(computers.items())}),
     )
     room.catalog_id, room.catalog_sha256 = rules.numbers()
     session.add(room)
     session.flush()
-    return seat_host(session, room, seat=seat, base_url=base_url, publisher=None)
+    publish = publisher if computers else None
+    return seat_host(session, room, seat=seat, base_url=base_url, publisher=publish)
+
+
+def _seats_fit(
+    host: object, rules: games.Game, players: int, computers: Mapping[int, str]
+) -> TypeGuard[int]:
+    """Whether the host's seat is one of the room's that the computer does not play, and the
+    computer's seats are the room's at the game's strengths."""
+    if isinstance(host, bool) or host not in range(players) or host in computers:
+        return False
+    return all(s in range(players) and v in rules.strengths for s, v in computers.items())
 
 
 def seat_host(
@@ -199,7 +219,7 @@ def seat_host(
     version, catalog_id, catalog_sha256 = room.version, room.catalog_id, room.catalog_sha256
     game, players = room.game, room.players
     session.commit()
-    if computer is not None and publisher is not None:
+    if publisher is not None and (computer is not None or room.computers not in (None, "{}")):
         publisher.room_changed(room_id, None)
     return CreatedRoom(
         room_id=room_id,
@@ -219,13 +239,15 @@ def seat_host(
 
 def _invites(room: Room, host_seat: int, host_token: str) -> dict[int, str]:
     """The invite token of every seat the host's room offers, by seat: Inland Port's other seat
-    unless the computer holds it; in another game, every seat but the host's."""
+    unless the computer holds it; in another game, every seat but the host's and the
+    computer's."""
     if room.game in (None, "inland_port"):
         if room.computer is not None:
             return {}
         return {1 - host_seat: invite_token_for(host_token)}
+    computers = computer_seats(room)
     return {
         seat: invite_token_for(host_token, seat)
         for seat in range(room.players)
-        if seat != host_seat
+        if seat != host_seat and seat not in computers
     }

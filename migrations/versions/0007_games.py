@@ -1,4 +1,5 @@
-"""rooms: the game a room plays ("inland_port" or "lehavre"), its number of seats and its setup
+"""rooms: the game a room plays ("inland_port" or "lehavre"), its number of seats, its setup and
+the computer's seats of a game other than Inland Port
 
 Revision ID: 0007_games
 Revises: 0006_roomlife
@@ -23,10 +24,14 @@ def upgrade() -> None:
         )
         batch_op.add_column(sa.Column("players", sa.Integer(), nullable=False, server_default="2"))
         batch_op.add_column(sa.Column("setup", sa.Text(), nullable=False, server_default="{}"))
+        batch_op.add_column(
+            sa.Column("computers", sa.Text(), nullable=False, server_default="{}")
+        )
 
 
 def downgrade() -> None:
     with op.batch_alter_table("rooms", schema=None) as batch_op:
+        batch_op.drop_column("computers")
         batch_op.drop_column("setup")
         batch_op.drop_column("players")
         batch_op.drop_column("game")

@@ -4,6 +4,7 @@ the one move service, refusals in Le Havre's words, whole games to the end (SQLi
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -193,3 +194,59 @@ def test_the_table_page_shows_every_seat_and_the_invites_to_the_host(client: Tes
     )
     assert page.status_code == 200 and 'id="lh-harbour"' in page.text
     assert all(link not in page.text for link in created["invite_links"])
+
+
+def wait_for_turn(client: TestClient, room: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+    """Poll the room until one of `seats` is to move or the game is over (the computer plays on
+    the app's own event loop)."""
+    deadline = time.monotonic() + 60
+    while True:
+        got = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["token"])).json()
+        if got["finished"] or got["summary"]["current"] in seats:
+            return got
+        assert time.monotonic() < deadline, f"the room is stuck at version {got['version']}"
+        time.sleep(0.01)
+
+
+def test_a_short_game_with_two_computer_seats_is_played_to_the_end(client: TestClient) -> None:
+    body = {
+        "game": "lehavre",
+        "players": 4,
+        "variant": "short",
+        "host_seat": 0,
+        "computers": {"1": "heuristic", "3": "strong"},
+    }
+    created = client.post("/api/rooms", json=body)
+    assert created.status_code == 201, created.text
+    room = created.json()
+    assert len(room["invite_links"]) == 1  # seat 2's; the computer's seats need none
+    guest = client.post(f"/api/invites/{token_of(room['invite_links'][0])}").json()
+    assert guest["seat"] == 2
+    tokens = {0: room["token"], 2: guest["token"]}
+    rng = random.Random(4)
+    got = wait_for_turn(client, room, set(tokens))
+    while not got["finished"]:
+        seat = got["summary"]["current"]
+        legal = client.get(f"/api/rooms/{room['room']}/legal", headers=bearer(tokens[seat]))
+        chosen = rng.choice(legal.json()["moves"])
+        played = client.post(
+            f"/api/rooms/{room['room']}/moves",
+            json={
+                "move": chosen,
+                "version": got["version"],
+                "client_move_id": f"h{got['version']}",
+            },
+            headers=bearer(tokens[seat]),
+        )
+        assert played.status_code == 200, played.text
+        got = wait_for_turn(client, room, set(tokens))
+    assert len(got["result"]["scores"]) == 4 and all(got["online"][s] for s in (1, 3))
+
+
+def test_a_human_cannot_play_the_computers_seat(client: TestClient) -> None:
+    body = {"game": "lehavre", "players": 2, "host_seat": 0, "computers": {"0": "strong"}}
+    assert client.post("/api/rooms", json=body).status_code == 422
+    body = {"game": "lehavre", "players": 2, "host_seat": 0, "computers": {"x": "strong"}}
+    assert client.post("/api/rooms", json=body).status_code == 422
+    body = {"game": "lehavre", "players": 2, "host_seat": 0, "computers": {"1": "easy"}}
+    assert client.post("/api/rooms", json=body).status_code == 422

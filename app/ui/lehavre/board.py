@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, language
+from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, language
 from app.live.frames import BoardSummary, DrawnBoard, frame_of, part_hash
 from app.reads.roomview import RoomView
 from app.ui.lehavre.panel import panel_context
@@ -62,7 +62,17 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "started": started,
         "over": state.phase == "over" or ending is not None,
         "ending": ending,
+        "computers": dict(view.facts.computers),
+        "strength_names": strength_names(t),
         "scores": _scores(state) if state.phase == "over" else None,
+    }
+
+
+def strength_names(t: Language) -> dict[str, str]:
+    """The computer player's strengths in words."""
+    return {
+        "heuristic": t.gettext("the computer, steady"),
+        "strong": t.gettext("the computer, strong"),
     }
 
 

@@ -10,6 +10,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -76,18 +77,22 @@ class CreateRoomIn(Strict):
             raise ValueError('host_seat must be a seat number or "random"')
         return value
 
+    @field_validator("host_seat", mode="after")
+    @classmethod
+    def _a_seat_of_the_room(cls, value: object, info: ValidationInfo) -> object:
+        players = info.data.get("players") or 2
+        if value != "random" and isinstance(value, int) and value >= players:
+            raise ValueError(f'host_seat must be below players ({players}) or "random"')
+        return value
+
     @model_validator(mode="after")
     def _fits_the_game(self) -> CreateRoomIn:
         if self.game == "inland_port":
             if self.players not in (None, 2) or self.variant or self.computers is not None:
                 raise ValueError("Inland Port has 2 seats, no variant and one computer seat")
-            if self.host_seat not in (0, 1, "random"):
-                raise ValueError('host_seat must be 0, 1 or "random"')
         elif self.computer is not None or self.catalog is not None:
             raise ValueError("Le Havre's rooms have no computer seat and one catalog")
         players = self.players or 2
-        if self.host_seat != "random" and self.host_seat >= players:
-            raise ValueError(f"host_seat must be below players ({players})")
         seats = self.computer_seats()
         if any(seat not in range(players) or seat == self.host_seat for seat in seats):
             raise ValueError("the computer's seats are seats of the room other than the host's")

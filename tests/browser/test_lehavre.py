@@ -20,19 +20,22 @@ pytestmark = pytest.mark.browser
 class LeHavreTable:
     """A Le Havre room with every seat taken by a browser context, and a spectator on a phone."""
 
-    def __init__(self, browser: Browser, server: Server, players: int) -> None:
+    def __init__(self, browser: Browser, server: Server, players: int, computers: int = 0) -> None:
         self.host = Table(browser, "host")
         self.host.page.goto(server.url + "/")
         page = self.host.page
         page.check(f"input[name=players][value='{players}']")
         page.check("input[name=variant][value='short']")
+        page.select_option("#computer-count", str(computers))
         page.locator("form[action='/rooms/lehavre'] button[type=submit]").click()
         self.host.wait_live()
         self.seats = {0: self.host}
         for seat in range(1, players):
-            link = page.locator(f"#invite-link-{seat}").input_value()
+            invite = page.locator(f"#invite-link-{seat}")
+            if invite.count() == 0:  # the computer's seat
+                continue
             self.seats[seat] = Table(browser, f"seat-{seat}")
-            self.seats[seat].join(link)
+            self.seats[seat].join(invite.input_value())
         self.spectator = Table(browser, "spectator", width=390, height=844)
         self.spectator.open(page.locator("#spectator-link").input_value())
 
@@ -57,18 +60,29 @@ class LeHavreTable:
     def play(self, rng: random.Random, moves: int | None = None) -> int:
         """Click through `moves` moves (None: to the end); every page follows each one."""
         played = 0
+        self.settle(-1)
         while (seat := self.to_move()) is not None and (moves is None or played < moves):
             mover = self.seats[seat]
             version = mover.version
             forms = mover.page.locator("#lh-move form")
             forms.nth(rng.randrange(forms.count())).locator("button").click()
-            for person in self.people:
-                person.wait_version(version + 1)
+            self.settle(version)
             shown = self.shown(self.host)
             for person in self.people[1:]:
                 assert self.shown(person) == shown, person.name
             played += 1
         return played
+
+    def settle(self, version: int) -> None:
+        """Wait until every page shows one version after `version`, with a person (not the
+        computer) to move or the game over."""
+        for _ in range(600):
+            versions = {person.version for person in self.people}
+            seat = self.to_move()
+            if len(versions) == 1 and min(versions) > version and seat in (None, *self.seats):
+                return
+            self.host.page.wait_for_timeout(50)
+        raise AssertionError(f"the pages did not settle after version {version}: {versions}")
 
     def close(self) -> None:
         for person in self.people:
@@ -80,7 +94,8 @@ class LeHavreTable:
 def lehavre(
     browser: Browser, server: Server, request: pytest.FixtureRequest
 ) -> Iterator[LeHavreTable]:
-    table = LeHavreTable(browser, server, request.param)
+    players, computers = request.param if isinstance(request.param, tuple) else (request.param, 0)
+    table = LeHavreTable(browser, server, players, computers)
     yield table
     table.close()
 
@@ -109,3 +124,12 @@ def test_the_table_has_no_serious_accessibility_violation(lehavre: LeHavreTable)
         assert serious_violations(person.page) == [], person.name
     lehavre.seats[seat].shot("lehavre-4-desktop")
     lehavre.spectator.shot("lehavre-4-phone")
+
+
+@pytest.mark.parametrize("lehavre", [(4, 2)], indirect=True)
+def test_a_four_player_game_with_two_computer_seats(lehavre: LeHavreTable) -> None:
+    assert len(lehavre.seats) == 2
+    assert lehavre.host.page.locator(".lh-computer").count() == 2
+    assert lehavre.play(random.Random(42)) > 20
+    for person in lehavre.people:
+        expect(person.page.locator("#lh-final")).to_be_visible()

@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -19,6 +20,7 @@ import engine
 from app.edge.cookies import COOKIE_PREFIX
 from app.edge.tokens import looks_like_token, token_hash
 from app.models import Room, Seat
+from app.reads.games import computer_seats
 
 #: The most games listed (the newest first).
 SHOWN = 20
@@ -35,12 +37,15 @@ class YourGame:
     round_letter: str
     to_move: int | None
     finished: bool
-    #: Once finished: the winner's seat (None for a draw) and both scores.
+    #: Once finished: the winner's seat (None for a draw) and every seat's score.
     winner: int | None
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     updated_at: datetime
     #: How the game ended before its last move ("resigned", "aborted", "claimed"), if it did.
     ending: str | None = None
+    #: The game (an `engine.games` id) and its number of seats.
+    game: str = "inland_port"
+    players: int = 2
 
     @property
     def your_turn(self) -> bool:
@@ -83,6 +88,8 @@ def your_games(session: Session, *, tokens: Mapping[str, str]) -> list[YourGame]
 
 def _game(room: Room, seat: int, claimed: set[tuple[str, int]]) -> YourGame:
     summary = json.loads(room.snapshot)
+    if room.game != "inland_port":
+        return _other_game(room, seat, claimed, summary)
     if room.computer is not None and room.computer_seat == 1 - seat:
         opponent = room.computer
     elif (room.id, 1 - seat) in claimed:
@@ -98,7 +105,7 @@ def _game(room: Room, seat: int, claimed: set[tuple[str, int]]) -> YourGame:
         # a resignation: the opponent wins; a claim: the claimer does
         winner = 1 - room.ending_seat if room.ending == "resigned" else room.ending_seat
     scores = summary.get("scores", [0, 0])
-    stamp = room.updated_at if room.updated_at.tzinfo else room.updated_at.replace(tzinfo=UTC)
+    stamp = _aware(room.updated_at)
     return YourGame(
         room_id=room.id,
         seat=seat,
@@ -107,7 +114,34 @@ def _game(room: Room, seat: int, claimed: set[tuple[str, int]]) -> YourGame:
         to_move=summary["to_move"],
         finished=room.finished,
         winner=winner,
-        scores=(scores[0], scores[1]),
+        scores=tuple(scores),
         updated_at=stamp,
         ending=room.ending,
     )
+
+
+def _other_game(
+    room: Room, seat: int, claimed: set[tuple[str, int]], summary: dict[str, Any]
+) -> YourGame:
+    """A room of another game: waiting until every seat is taken; the one best score wins."""
+    taken = {s for r, s in claimed if r == room.id} | set(computer_seats(room))
+    scores = tuple(summary.get("scores") or ())
+    best = [s for s, score in enumerate(scores) if score == max(scores)] if scores else []
+    return YourGame(
+        room_id=room.id,
+        seat=seat,
+        opponent="waiting" if len(taken) < room.players else room.game,
+        round_letter=str(summary["round"]),
+        to_move=None if room.finished else summary.get("current"),
+        finished=room.finished,
+        winner=best[0] if room.finished and len(best) == 1 else None,
+        scores=scores,
+        updated_at=_aware(room.updated_at),
+        ending=room.ending,
+        game=room.game,
+        players=room.players,
+    )
+
+
+def _aware(stamp: datetime) -> datetime:
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)

@@ -24,6 +24,8 @@ class GameRow:
 
 def opponent_text(lang: str, game: YourGame) -> str:
     t = words_for(lang).lang
+    if game.opponent == "lehavre":
+        return t.ngettext("Le Havre, %(num)s player", "Le Havre, %(num)s players", game.players)
     return {
         "friend": t.gettext("against a friend"),
         "waiting": t.gettext("waiting for your opponent"),
@@ -39,7 +41,12 @@ def state_text(lang: str, game: YourGame) -> str:
     t = words.lang
     if game.ending == "aborted":
         return t.gettext("Aborted")
-    if game.finished:
+    if game.finished and game.players != 2 and game.scores:
+        score = words.number(game.scores[game.seat])
+        if game.winner == game.seat:
+            return t.gettext("You won, %(score)s", score=score)
+        return t.gettext("Game over, %(score)s", score=score)
+    if game.finished and len(game.scores) == 2:
         yours, theirs = game.scores[game.seat], game.scores[1 - game.seat]
         score = f"{words.number(yours)}–{words.number(theirs)}"
         if game.winner is None:

@@ -113,6 +113,11 @@ def test_a_whole_three_player_game_is_played_by_clicking(lehavre: LeHavreTable) 
 def test_the_solo_game_starts_at_once_and_ends(lehavre: LeHavreTable) -> None:
     assert lehavre.play(random.Random(1)) > 20
     expect(lehavre.host.page.locator("#lh-final")).to_be_visible()
+    page = lehavre.host.page
+    page.goto(page.url.split("/rooms/")[0] + "/")
+    game = page.locator(".your-game").first
+    expect(game.locator(".your-game-opponent")).to_have_text("Le Havre, 1 player")
+    expect(game.locator(".your-game-turn")).to_contain_text("You won")
 
 
 @pytest.mark.parametrize("lehavre", [4], indirect=True)

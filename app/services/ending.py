@@ -11,12 +11,15 @@ from sqlalchemy.orm import Session
 
 from app.live.notify import Publisher, queue_notify
 from app.models import Room
+from app.reads.games import computer_seats
 from app.reads.roomview import Viewer
-from app.services.errors import EndingRefused, NotInThisGame, NotStarted, NotYourTurn
+from app.services.errors import EndingRefused, NotStarted, NotYourTurn
 from app.services.events import log_event
 from app.services.lock import now, room_lock
 from app.services.moves import every_seat_taken
 from app.services.standin import check_opponent_gone
+from engine import games
+from engine.canonical import canonical_json
 
 
 def resign(session: Session, *, viewer: Viewer, publisher: Publisher | None = None) -> None:
@@ -27,11 +30,12 @@ def resign(session: Session, *, viewer: Viewer, publisher: Publisher | None = No
     seat = _player_seat(viewer)
     with room_lock(session, viewer.room_id) as room:
         _check_playing(room)
-        if room.players > 2:  # the computer would play the seat on: not there yet
-            raise NotInThisGame(room.id)
         if room.version == room.start_moves and not every_seat_taken(session, room):
             raise NotStarted()
-        _end(session, room, "resigned", seat)
+        if room.players > 2:
+            _hand_to_computer(session, room, seat)
+        else:
+            _end(session, room, "resigned", seat)
     if publisher is not None:
         publisher.room_changed(viewer.room_id, None)
 
@@ -83,6 +87,20 @@ def _player_seat(viewer: Viewer) -> int:
 def _check_playing(room: Room) -> None:
     if room.finished or room.ending is not None:
         raise EndingRefused("game_over")
+
+
+def _hand_to_computer(session: Session, room: Room, seat: int) -> None:
+    """With more than two players a resignation ends no game: the computer plays the seat to
+    the end (at the steadier strength); the room's log says who resigned."""
+    computers = computer_seats(room)
+    if seat in computers:
+        raise NotYourTurn("game_over")  # resigned already
+    computers[seat] = games.game(room.game).strengths[0]
+    room.computers = canonical_json({str(s): v for s, v in sorted(computers.items())})
+    room.updated_at = now()
+    log_event(session, room, "resigned", seat)
+    queue_notify(session, room.id, None)
+    session.commit()
 
 
 def _end(session: Session, room: Room, kind: str, seat: int) -> None:

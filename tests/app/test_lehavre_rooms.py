@@ -164,10 +164,7 @@ def test_what_le_havre_rooms_do_not_offer_yet_is_refused_plainly(
     assert "Le Havre" in answer.text
 
 
-def test_resigning_ends_a_two_player_game_but_not_yet_one_of_more(client: TestClient) -> None:
-    three = lehavre_room(client, 3)
-    refused = client.post(f"/api/rooms/{three['room']}/resign", headers=bearer(three["tokens"][1]))
-    assert refused.status_code == 409 and refused.json()["code"] == "not_in_this_game"
+def test_resigning_ends_a_two_player_game(client: TestClient) -> None:
     two = lehavre_room(client, 2)
     version, seat = to_move(client, two)
     assert seat is not None
@@ -178,6 +175,25 @@ def test_resigning_ends_a_two_player_game_but_not_yet_one_of_more(client: TestCl
     client.get(f"/s/{two['tokens'][1 - seat]}")
     page = client.get(f"/rooms/{two['room']}")
     assert "resigned" in page.text and 'id="lh-move"></div>' in page.text
+
+
+def test_with_more_players_the_computer_plays_on_for_who_resigned(client: TestClient) -> None:
+    room = lehavre_room(client, 3)
+    _, seat = to_move(client, room)
+    assert seat is not None
+    quits = client.post(f"/api/rooms/{room['room']}/resign", headers=bearer(room["tokens"][seat]))
+    assert quits.status_code == 200
+    again = client.post(f"/api/rooms/{room['room']}/resign", headers=bearer(room["tokens"][seat]))
+    assert again.status_code == 403
+    humans = {s for s in room["tokens"] if s != seat}
+    got = wait_for_turn(client, room, humans)  # the computer moved for the resigned seat
+    assert not got["finished"] and got["version"] > 0
+    events = client.get(f"/api/rooms/{room['room']}/events", headers=bearer(room["token"]))
+    assert {"kind": "resigned", "seat": seat} in [
+        {"kind": e["kind"], "seat": e["seat"]} for e in events.json()["events"]
+    ]
+    client.get(f"/s/{room['tokens'][seat]}")
+    assert "the computer plays on" in client.get(f"/rooms/{room['room']}").text
 
 
 def test_the_table_page_shows_every_seat_and_the_invites_to_the_host(client: TestClient) -> None:

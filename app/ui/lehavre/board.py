@@ -63,6 +63,7 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "over": state.phase == "over" or ending is not None,
         "ending": ending,
         "computers": dict(view.facts.computers),
+        "resigned": {e.seat for e in view.facts.events if e.kind == "resigned"},
         "strength_names": strength_names(t),
         "scores": _scores(state) if state.phase == "over" else None,
     }

@@ -1,9 +1,9 @@
 """Food payments a computer player may choose beyond the listed (canonical) one.
 
-``legal_moves`` lists each feeding and each food fee with the canonical payment: fish first, then
-smoked fish, bread, meat, francs. ``apply`` accepts any minimal payment, so a player may keep its
-dearer goods: :func:`variants` adds the same move paid with the goods that cost least per unit of
-food (by the evaluation's values) first.
+``legal_moves`` lists each feeding and each food fee with the canonical payment (fish first, then
+smoked fish, bread, meat, francs), and a fee that takes food or francs paid in francs when they
+suffice. ``apply`` accepts any minimal payment: :func:`variants` adds the same move paid with the
+goods that cost least per unit of food (by the evaluation's values) first, where that differs.
 """
 
 from __future__ import annotations

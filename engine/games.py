@@ -20,10 +20,10 @@ from typing import Any, ClassVar, Protocol
 
 from . import lehavre
 from .ai import LEVELS, choose_move
-from .lehavre import ai as lehavre_ai
 from .canonical import canonical_json
 from .catalog import Catalog, content_hash, default_catalog
 from .errors import IllegalMove, MalformedMove
+from .lehavre import ai as lehavre_ai
 from .lehavre.loader import DEFAULT_PATH as LEHAVRE_CATALOG
 from .moves import canonical as inland_canonical
 from .moves import parse_move as inland_parse

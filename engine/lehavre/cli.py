@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cli import Unreadable, add_file_commands, read_json_file, replay_moves, run_command
+from ..commands import Unreadable, add_file_commands, read_json_file, replay_moves, run_command
 from . import (
     Setup,
     State,

@@ -85,7 +85,7 @@ def _document_catalogs(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = generate()
-            catalog = schema["components"]["schemas"]["CreateRoomIn"]["properties"]["catalog"]
+            catalog = schema["components"]["schemas"]["InlandPortRoomIn"]["properties"]["catalog"]
             catalog["anyOf"][0]["enum"] = [entry.id for entry in catalogs.registry().all()]
         return app.openapi_schema or generate()
 

@@ -25,6 +25,7 @@ from app.routes.api_bodies import (
     INVALID_REQUEST,
     TOKEN_REFUSALS,
     CreateRoomIn,
+    InlandPortRoomIn,
     LegalOut,
     LogMove,
     LogOut,
@@ -79,7 +80,7 @@ def create_room(
     invite link for every other seat (none for a seat the computer takes). An Inland Port room
     is played with the chosen catalog for good: its replay never changes when another catalog
     becomes the default; a Le Havre room with a random setup of its player count and variant."""
-    if body.game == "inland_port":
+    if isinstance(body, InlandPortRoomIn):
         created = rooms.create_room(
             session,
             host_seat=body.host_seat,
@@ -89,14 +90,15 @@ def create_room(
             publisher=hub,
         )
     else:
+        others = {seat: who for seat, who in enumerate(body.others, start=1)}
         created = rooms.create_game_room(
             session,
             game_id=body.game,
-            players=body.players or 2,
+            players=1 + len(body.others),
             variant=body.variant,
             host_seat=body.host_seat,
             base_url=base,
-            computers=body.computer_seats(),
+            computers={seat: who for seat, who in others.items() if who != "friend"},
             publisher=hub,
         )
     return RoomCreatedOut(

@@ -9,10 +9,10 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
-    ValidationInfo,
+    Tag,
     field_validator,
-    model_validator,
 )
 
 from app.services import moves
@@ -38,23 +38,12 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class CreateRoomIn(Strict):
-    game: Literal["inland_port", "lehavre"] = Field(
-        "inland_port", description="the game: Le Havre: The Inland Port (2 seats) or Le Havre"
+class InlandPortRoomIn(Strict):
+    game: Literal["inland_port"] = Field(
+        "inland_port", description="Le Havre: The Inland Port, two seats (the default game)"
     )
-    players: int | None = Field(
-        None, ge=1, le=5, description="the number of seats (Le Havre: 1 to 5; Inland Port: 2)"
-    )
-    variant: Literal["full", "short"] | None = Field(
-        None, description="Le Havre's full or short game (null: full); none for Inland Port"
-    )
-    computers: dict[str, Literal["heuristic", "strong"]] | None = Field(
-        None,
-        description='Le Havre: the seats the computer plays, with its strength ({"2": "strong"}); '
-        "every other seat but the host's gets an invite link",
-    )
-    host_seat: Literal[0, 1, 2, 3, 4, "random"] = Field(
-        "random", description="the host's seat: 0 moves first, 1 second..., or random"
+    host_seat: Literal[0, 1, "random"] = Field(
+        "random", description="the host's seat: 0 moves first, 1 second, or random"
     )
     computer: Literal["easy", "normal", "strong"] | None = Field(
         None, description="play against the computer at this strength; null: a human opponent"
@@ -74,38 +63,47 @@ class CreateRoomIn(Strict):
     @classmethod
     def _exactly_an_int_or_random(cls, value: object) -> object:
         if isinstance(value, bool | float):
-            raise ValueError('host_seat must be a seat number or "random"')
+            raise ValueError('host_seat must be 0, 1 or "random"')
         return value
 
-    @field_validator("host_seat", mode="after")
+
+Other = Literal["friend", "heuristic", "strong"]
+"""Who takes one of the other seats: a friend (by an invite link) or the computer at a strength."""
+
+
+class LeHavreRoomIn(Strict):
+    game: Literal["lehavre"] = Field(description="Le Havre, one to five seats")
+    others: list[Other] = Field(
+        default_factory=list,
+        max_length=4,
+        description='the seats after the host\'s, in order: "friend" (an invite link) or the '
+        'computer at a strength ("heuristic", "strong"); [] is the solo game. With host_seat '
+        '"random" the host may take a friend\'s seat instead of the first',
+    )
+    variant: Literal["full", "short"] = Field("full", description="the full or the short game")
+    host_seat: Literal[0, "random"] = Field(
+        0, description="the host's seat: the first, or random (the setup says who begins)"
+    )
+
+    @field_validator("host_seat", mode="before")
     @classmethod
-    def _a_seat_of_the_room(cls, value: object, info: ValidationInfo) -> object:
-        players = info.data.get("players") or 2
-        if value != "random" and isinstance(value, int) and value >= players:
-            raise ValueError(f'host_seat must be below players ({players}) or "random"')
+    def _exactly_an_int_or_random(cls, value: object) -> object:
+        if isinstance(value, bool | float):
+            raise ValueError('host_seat must be 0 or "random"')
         return value
 
-    @model_validator(mode="after")
-    def _fits_the_game(self) -> CreateRoomIn:
-        if self.game == "inland_port":
-            if self.players not in (None, 2) or self.variant or self.computers is not None:
-                raise ValueError("Inland Port has 2 seats, no variant and one computer seat")
-        elif self.computer is not None or self.catalog is not None:
-            raise ValueError("Le Havre's rooms have no computer seat and one catalog")
-        players = self.players or 2
-        seats = self.computer_seats()
-        if any(seat not in range(players) or seat == self.host_seat for seat in seats):
-            raise ValueError("the computer's seats are seats of the room other than the host's")
-        if len(seats) >= players:
-            raise ValueError("the host needs a seat of their own")
-        return self
 
-    def computer_seats(self) -> dict[int, str]:
-        """The computer's seats by number (keys that are not seat numbers give seat -1)."""
-        return {
-            int(key) if key.isascii() and key.isdigit() and len(key) == 1 else -1: strength
-            for key, strength in (self.computers or {}).items()
-        }
+def _game_of(body: Any) -> str:
+    """Which game a room's body is for (no "game": Inland Port, as before there were two)."""
+    game = body.get("game", "inland_port") if isinstance(body, dict) else None
+    return game if isinstance(game, str) else "inland_port"
+
+
+CreateRoomIn = Annotated[
+    Annotated[InlandPortRoomIn, Tag("inland_port")] | Annotated[LeHavreRoomIn, Tag("lehavre")],
+    Discriminator(_game_of),
+]
+"""A new room's body: Inland Port's or Le Havre's, told apart by "game"."""
 
 
 class RoomCreatedOut(BaseModel):

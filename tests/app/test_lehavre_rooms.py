@@ -14,7 +14,8 @@ from server_support import bearer, token_of
 
 def lehavre_room(client: TestClient, players: int, **more: Any) -> dict[str, Any]:
     """A short Le Havre room with every seat claimed: {"room", "tokens": {seat: token}, ...}."""
-    body = {"game": "lehavre", "players": players, "variant": "short", "host_seat": 0, **more}
+    others = ["friend"] * (players - 1)
+    body = {"game": "lehavre", "others": others, "variant": "short", "host_seat": 0, **more}
     response = client.post("/api/rooms", json=body)
     assert response.status_code == 201, response.text
     created = response.json()
@@ -42,9 +43,9 @@ def move(client: TestClient, room: dict[str, Any], seat: int, body: Any, version
 
 def test_every_other_seat_gets_its_own_invite_claimed_once(client: TestClient) -> None:
     created = client.post(
-        "/api/rooms", json={"game": "lehavre", "players": 4, "host_seat": 2}
+        "/api/rooms", json={"game": "lehavre", "others": ["friend"] * 3, "host_seat": "random"}
     ).json()
-    assert created["game"] == "lehavre" and created["players"] == 4 and created["seat"] == 2
+    assert created["game"] == "lehavre" and created["players"] == 4
     invites = [token_of(link) for link in created["invite_links"]]
     assert len(set(invites)) == 3 and created["token"] not in invites
     seats = []
@@ -53,11 +54,11 @@ def test_every_other_seat_gets_its_own_invite_claimed_once(client: TestClient) -
         assert first.status_code == 200
         seats.append(first.json()["seat"])
         assert client.post(f"/api/invites/{invite}").status_code == 409
-    assert sorted(seats) == [0, 1, 3]
+    assert sorted([*seats, created["seat"]]) == [0, 1, 2, 3]
 
 
 def test_no_move_before_every_seat_is_taken(client: TestClient) -> None:
-    created = client.post("/api/rooms", json={"game": "lehavre", "players": 3, "host_seat": 0})
+    created = client.post("/api/rooms", json={"game": "lehavre", "others": ["friend"] * 2})
     room = {**created.json(), "tokens": {0: created.json()["token"]}}
     client.post(f"/api/invites/{token_of(room['invite_links'][0])}")
     refused = move(client, room, 0, {"type": "take", "offer": "franc"}, 0)
@@ -114,11 +115,13 @@ def test_a_whole_short_game_is_played_through_the_api(client: TestClient, player
 @pytest.mark.parametrize(
     "body",
     [
-        {"game": "lehavre", "players": 6},
-        {"game": "lehavre", "players": 0},
-        {"game": "lehavre", "players": 2, "host_seat": 2},
-        {"game": "lehavre", "players": 3, "computer": "strong"},
-        {"game": "lehavre", "players": 3, "variant": "long"},
+        {"game": "lehavre", "others": ["friend"] * 5},
+        {"game": "lehavre", "players": 3},
+        {"game": "lehavre", "host_seat": 2},
+        {"game": "lehavre", "others": ["easy"]},
+        {"game": "lehavre", "computer": "strong"},
+        {"game": "lehavre", "variant": "long"},
+        {"others": ["friend"]},
         {"game": "inland_port", "players": 3},
         {"game": "inland_port", "host_seat": 3},
         {"game": "inland_port", "variant": "short"},
@@ -197,9 +200,7 @@ def test_with_more_players_the_computer_plays_on_for_who_resigned(client: TestCl
 
 
 def test_the_table_page_shows_every_seat_and_the_invites_to_the_host(client: TestClient) -> None:
-    created = client.post(
-        "/api/rooms", json={"game": "lehavre", "players": 3, "host_seat": 0}
-    ).json()
+    created = client.post("/api/rooms", json={"game": "lehavre", "others": ["friend"] * 2}).json()
     host = client.get(f"/s/{created['token']}", follow_redirects=True)
     assert host.status_code == 200
     for link in created["invite_links"]:
@@ -227,10 +228,9 @@ def wait_for_turn(client: TestClient, room: dict[str, Any], seats: set[int]) -> 
 def test_a_short_game_with_two_computer_seats_is_played_to_the_end(client: TestClient) -> None:
     body = {
         "game": "lehavre",
-        "players": 4,
+        "others": ["heuristic", "friend", "strong"],
         "variant": "short",
         "host_seat": 0,
-        "computers": {"1": "heuristic", "3": "strong"},
     }
     created = client.post("/api/rooms", json=body)
     assert created.status_code == 201, created.text
@@ -257,12 +257,3 @@ def test_a_short_game_with_two_computer_seats_is_played_to_the_end(client: TestC
         assert played.status_code == 200, played.text
         got = wait_for_turn(client, room, set(tokens))
     assert len(got["result"]["scores"]) == 4 and all(got["online"][s] for s in (1, 3))
-
-
-def test_a_human_cannot_play_the_computers_seat(client: TestClient) -> None:
-    body = {"game": "lehavre", "players": 2, "host_seat": 0, "computers": {"0": "strong"}}
-    assert client.post("/api/rooms", json=body).status_code == 422
-    body = {"game": "lehavre", "players": 2, "host_seat": 0, "computers": {"x": "strong"}}
-    assert client.post("/api/rooms", json=body).status_code == 422
-    body = {"game": "lehavre", "players": 2, "host_seat": 0, "computers": {"1": "easy"}}
-    assert client.post("/api/rooms", json=body).status_code == 422

@@ -225,7 +225,7 @@ def create_lehavre_room(
         error = language(lang).gettext(
             "Choose the number of players, the game and who moves first."
         )
-        context = {"lehavre_error": error}
+        context = {"error": None, "lehavre_error": error}
         return templates_for(lang).TemplateResponse(request, "home.html", context, status_code=422)
     created = rooms.create_game_room(
         session,

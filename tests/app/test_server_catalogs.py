@@ -109,7 +109,7 @@ def test_the_api_takes_a_catalog_and_refuses_an_unknown_one(client: TestClient) 
     assert body["detail"] == "This server has no catalog named “printed”."
     assert client.post("/api/rooms", json={"catalog": 5}).status_code == 422
     spec = client.get("/openapi.json").json()
-    assert "catalog" in spec["components"]["schemas"]["CreateRoomIn"]["properties"]
+    assert "catalog" in spec["components"]["schemas"]["InlandPortRoomIn"]["properties"]
 
 
 def test_the_home_page_offers_the_catalogs_and_the_table_names_its_own(client: TestClient) -> None:

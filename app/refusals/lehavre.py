@@ -4,7 +4,7 @@ The engine refuses a move with a code and JSON params (`engine.lehavre.errors`, 
 the codes share names with Inland Port's ("cannot_afford", "game_over") but not their params, so Le
 Havre has its own table. Both kinds of bad input are 422, as Inland Port's moves; a move after the
 end is 403. :func:`sentence` says why, in the viewer's language, with names and amounts in words
-(`app.ui.lehavre.words`): "You owe 5 food; what you offered is worth less."
+(`app.ui.lehavre.words`): "5 food is due; what you offered is worth less."
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from app.refusals.table import N_, Refusal
 from app.ui.lehavre.words import LeHavreWords, words_for
 from engine.lehavre import default_catalog
 from engine.lehavre.goods import ENERGY, FOOD, values
+from engine.lehavre.loader import PLAYER_COUNTS
 
 _PAYMENT_REASONS = ("not_payable", "cannot_afford", "too_little", "overpaid")
 """Why a payment of food, energy or a fee is not one (`engine.lehavre.goods.payment_error`)."""
@@ -53,7 +54,16 @@ def _cannot_afford(t: Language, shown: dict[str, str], params: Mapping[str, Any]
     return t.gettext("You do not have the goods %(building)s takes for that.", **shown)
 
 
-def _fee(prefix: str) -> Choose:
+def _not_a_pile_top(t: Language, shown: dict[str, str], params: Mapping[str, Any]) -> str:
+    if params.get("ship") is None:
+        return t.gettext("Name the ship to build: the top ship of one of the piles.")
+    return t.gettext(
+        "That %(ship)s is not on top of its pile: only the top ship of a pile can be built.",
+        **shown,
+    )
+
+
+def _fee(reason: str) -> Choose:
     """The entry fee of a building, paid wrongly (``fee_<reason>``)."""
     texts = {
         "not_payable": N_(
@@ -68,9 +78,9 @@ def _fee(prefix: str) -> Choose:
     }
 
     def choose(t: Language, shown: dict[str, str], params: Mapping[str, Any]) -> str:
-        if prefix == "not_payable" and params.get("food") is None:
+        if reason == "not_payable" and params.get("food") is None:
             return t.gettext("The entry fee of %(building)s is %(fee)s, in francs only.", **shown)
-        return t.gettext(texts[prefix], **shown)
+        return t.gettext(texts[reason], **shown)
 
     return choose
 
@@ -92,9 +102,8 @@ SETUP_REASONS: dict[str, str] = {
     "unknown field": N_("The game's setup has an unknown field '%(field)s'."),
     "not a list": N_("In the game's setup, '%(field)s' must be a list."),
     "not a list of ids": N_("In the game's setup, '%(field)s' must be a list of ids."),
-    "must be 1 to 5": N_("A game of Le Havre is played by 1 to 5 players."),
+    "must be 1 to 5": N_("A game of Le Havre is played by %(least)s to %(most)s players."),
     "must be full or short": N_("The game is either the full game or the short game."),
-    "out of range": N_("A game of Le Havre is played by 1 to 5 players, full or short."),
     "must order every supply tile once": N_("The setup must lay out every supply tile once."),
     "must be three stacks": N_("The building proposals are dealt into three stacks."),
     "must hold every proposal building of this game once": N_(
@@ -124,7 +133,8 @@ def _bad_setup(t: Language, shown: dict[str, str], params: Mapping[str, Any]) ->
             int(drawn.group(1)),
         )
     if reason in SETUP_REASONS:
-        return t.gettext(SETUP_REASONS[reason], **shown)
+        players = {"least": t.number(min(PLAYER_COUNTS)), "most": t.number(max(PLAYER_COUNTS))}
+        return t.gettext(SETUP_REASONS[reason], **shown, **players)
     return t.gettext("The game's setup is not valid ('%(field)s').", **shown)
 
 
@@ -283,9 +293,7 @@ EFFECTS: dict[str, Refusal] = {
     "cannot_construct": _move(
         N_("You cannot build %(building)s here: you lack its materials, or this firm cannot.")
     ),
-    "not_a_pile_top": _move(
-        N_("That %(ship)s is not on top of its pile: only the top ship of a pile can be built.")
-    ),
+    "not_a_pile_top": _move(_not_a_pile_top),
     "cannot_exchange": _move(N_("That %(ship)s cannot be exchanged here for a card of the town.")),
     "cannot_ship": _move(N_("Ship at least one good, goods only (no francs), from what you hold.")),
     "too_little_capacity": _move(N_("Your ships cannot carry that many goods.")),

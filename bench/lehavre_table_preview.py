@@ -7,6 +7,9 @@ table fills up), then renders `app.ui.lehavre` for the player to move, with the 
     .venv/bin/python bench/lehavre_table_preview.py --players 4 --seed 7 --moves 120 -o /tmp/lh.html
     .venv/bin/python bench/lehavre_table_preview.py --lang cs --viewer 0
     .venv/bin/python bench/lehavre_table_preview.py --screenshot docs/le-havre/table.png --width 1280
+    .venv/bin/python bench/lehavre_table_preview.py --axe      # serious and critical axe findings
+
+Screenshots and axe (axe-playwright-python) run in Debian's Chromium, /usr/bin/chromium.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ PAGE = """<!doctype html>
 <html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Le Havre</title><style>{css}</style></head>
-<body><main id="main" class="lh-page">{table}{panel}</main></body></html>
+<body><main id="main" class="lh-page"><h1 class="visually-hidden">Le Havre</h1>{table}{panel}</main></body></html>
 """
 
 
@@ -60,17 +63,27 @@ def page(state: State, viewer: int | None, lang: str) -> str:
     return PAGE.format(lang=lang.replace("_", "-"), css=css, table=table, panel=panel)
 
 
-def screenshot(html: Path, out: Path, width: int) -> None:
+def in_browser(html: Path, width: int, shot: Path | None, axe: bool) -> list[str]:
+    """Open the page in Chromium at ``width``: a full-page screenshot to ``shot``, and with
+    ``axe`` the serious and critical accessibility violations, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
     from playwright.sync_api import sync_playwright
 
     args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
     args += ["--disable-component-update", "--no-first-run", "--disable-sync"]
+    found = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=args)
         view = browser.new_page(viewport={"width": width, "height": 900})
         view.goto(html.resolve().as_uri())
-        view.screenshot(path=str(out), full_page=True)
+        if shot:
+            view.screenshot(path=str(shot), full_page=True)
+        if axe:
+            for v in Axe().run(view).response["violations"]:
+                if v["impact"] in ("serious", "critical"):
+                    found.append(f"{v['impact']}: {v['id']} ({len(v['nodes'])} nodes) {v['help']}")
         browser.close()
+    return found
 
 
 def main() -> None:
@@ -83,14 +96,16 @@ def main() -> None:
     parser.add_argument("-o", "--out", type=Path, default=Path("/tmp/lehavre_table.html"))
     parser.add_argument("--screenshot", type=Path, default=None)
     parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--axe", action="store_true")
     a = parser.parse_args()
     state = play(a.players, a.seed, a.moves)
     viewer = a.viewer if a.viewer is not None else state.current
     a.out.write_text(page(state, viewer, a.lang), encoding="utf-8")
     print(f"{a.out}: round {state.round}, phase {state.phase}, viewer {viewer}")
-    if a.screenshot:
-        screenshot(a.out, a.screenshot, a.width)
-        print(a.screenshot)
+    if a.screenshot or a.axe:
+        found = in_browser(a.out, a.width, a.screenshot, a.axe)
+        if a.axe:
+            print("\n".join(found) or "axe: no serious or critical violation")
 
 
 if __name__ == "__main__":

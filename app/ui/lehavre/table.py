@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.i18n import Language, language
-from engine.lehavre import State, scores
+from engine.lehavre import State, scores, winners
 from engine.lehavre.flow import food_owed, seat_of_turn
 
 from .cards import Card, card
@@ -257,7 +257,10 @@ def _area(st: State, seat: int, viewer: int | None, lang: str, names: Sequence[s
 
 def _status(st: State, t: Language, names: Sequence[str] | None) -> Status:
     if st.phase == "over":
-        return Status(None, t.gettext("The game is over"), "")
+        won = t.join([seat_name(t, seat, names) for seat in winners(st)])
+        return Status(
+            None, t.gettext("The game is over"), t.gettext("Won by %(players)s", players=won)
+        )
     who = seat_name(t, st.current, names)
     headlines = {
         "main": t.gettext("%(player)s: main action", player=who),

@@ -117,7 +117,7 @@ def post_seat_link(
 
     def reissue() -> str:
         link = seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub)
-        hub.seat_tokens_changed(viewer.room_id, None if viewer.seat is None else 1 - viewer.seat)
+        hub.seat_tokens_changed(viewer.room_id)
         return link
 
     return _answer(

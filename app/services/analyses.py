@@ -8,6 +8,8 @@ read back by `app.reads.analyses`.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -17,7 +19,7 @@ from app.models import Analysis, Room
 from app.reads import catalogs
 from app.reads.analyses import STALE_AFTER, AnalysisState, state_of
 from app.reads.gamelog import canonical_log
-from app.services.errors import AnalysesBusy, NotAnalysable, RoomNotFound
+from app.services.errors import AnalysesBusy, NotAnalysable, RoomNotFound, TooManyAnalyses
 from app.services.lock import now
 from engine.analysis import TurnReview, turns_of
 
@@ -26,12 +28,15 @@ MAX_RUNNING = 4
 refused with "busy, try later" rather than queued for hours."""
 
 
-def request_analysis(session: Session, *, room_id: str) -> AnalysisState:
+def request_analysis(
+    session: Session, *, room_id: str, admit: Callable[[], float] | None = None
+) -> AnalysisState:
     """Ask for the room's analysis: adds it as "running" unless it was asked for before.
 
     Only a game that can no longer change is analysed: a finished game or an imported record
-    (`NotAnalysable` otherwise); and only while fewer than `MAX_RUNNING` are under way
-    (`AnalysesBusy` otherwise).
+    (`NotAnalysable` otherwise); only while fewer than `MAX_RUNNING` are under way
+    (`AnalysesBusy` otherwise); and a new one only when `admit` (the asker's limit: the seconds
+    to wait, 0 when admitted) lets it (`TooManyAnalyses` otherwise).
     """
     try:
         room = session.get(Room, room_id)
@@ -44,6 +49,8 @@ def request_analysis(session: Session, *, room_id: str) -> AnalysisState:
             return existing
         if _running(session) >= MAX_RUNNING:
             raise AnalysesBusy()
+        if admit is not None and (wait := admit()) > 0:
+            raise TooManyAnalyses(params={"retry_after": math.ceil(wait)})
         total = len(turns_of(canonical_log(session, room_id), catalogs.of_room(room)))
         session.add(
             Analysis(

@@ -1,0 +1,46 @@
+"""Analyses per address: a few new ones an hour from one address (asking again for one under
+way or done is free)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from engine.cli import random_game
+from engine.record import GameRecord, record_json
+
+
+@pytest.fixture
+def limited(settings: Settings) -> Iterator[TestClient]:
+    strict = settings.model_copy(update={"analyses_per_hour": 1, "analysis_burst": 1})
+    with TestClient(create_app(strict)) as test_client:
+        yield test_client
+
+
+def _imported(client: TestClient, moves: list[dict[str, object]]) -> str:
+    text = record_json(GameRecord.of(moves))  # type: ignore[arg-type]
+    response = client.post(
+        "/import",
+        content=f"record={text}\r\n".encode(),
+        headers={"Content-Type": "text/plain"},
+        follow_redirects=False,
+    )
+    assert response.status_code == 303, response.text
+    opened = client.get(response.headers["location"], follow_redirects=False)
+    return str(opened.headers["location"].split("/")[2])
+
+
+def test_new_analyses_from_one_address_are_limited(limited: TestClient) -> None:
+    moves = random_game(random.Random(7))
+    first, second = _imported(limited, moves[:4]), _imported(limited, moves[:5])
+    assert limited.post(f"/rooms/{first}/analysis").status_code == 200
+    assert limited.post(f"/rooms/{first}/analysis").status_code == 200  # the same one: free
+    refused = limited.post(f"/rooms/{second}/analysis", headers={"Accept-Language": "cs"})
+    assert refused.status_code == 429 and "analysis-progress" not in refused.text
+    assert "příliš mnoho rozborů" in refused.text
+    assert "analysis-progress" not in limited.get(f"/rooms/{second}/analysis").text

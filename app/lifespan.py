@@ -23,7 +23,8 @@ from app.computer.player import ComputerHub, ComputerPlayer
 from app.db import close_engine, engine_for, make_sessionmaker
 from app.live.hub import run_periodically
 from app.live.painters import BoardPainter, ChatPainter
-from app.services import lifetime, presence
+from app.reads.roomview import Viewer
+from app.services import lifetime, presence, seats
 from app.services.presence import RecentlySeen
 from app.settings import Settings
 from app.ui.games import draw_board
@@ -70,6 +71,12 @@ def _start_hub(
     )
     hub = ComputerHub(asyncio.get_running_loop(), painter)
     hub.make_chats = ChatPainter(sessions)
+
+    def lost_viewers(room_id: str, viewers: frozenset[Viewer]) -> set[Viewer]:
+        with sessions() as session:
+            return seats.lost_viewers(session, room_id=room_id, viewers=viewers)
+
+    hub.holders.check = lost_viewers
     computer = ComputerPlayer(sessions, hub, redraw=hub.redraw)
     hub.computer = computer
     app.state.settings = settings

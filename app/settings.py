@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     #: Rooms one client address may open per minute, and at once (0: no limit; app.edge.limits).
     rooms_per_minute: int = 20
     room_burst: int = 5
+    #: New analyses one client address may ask for per hour, and at once (0: no limit;
+    #: asking again for one under way or done is free).
+    analyses_per_hour: int = 10
+    analysis_burst: int = 3
     #: Sockets one client address may hold open at once (0: no limit).
     sockets_per_address: int = 32
     #: Seconds without an open page after which the player to move counts as gone: the other

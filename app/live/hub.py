@@ -39,14 +39,14 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import psycopg
 from sqlalchemy import make_url
-from starlette.websockets import WebSocket
 
 from app.live import notify
 from app.live.frames import BoardSummary, DrawnBoard, Offer
+from app.live.holders import Holders
 from app.live.sockets import BoardGroup, BoardMaker, ChatMaker, RoomSocket
 from app.reads.positions import remember_move
 from app.reads.roomview import RoomFacts
@@ -208,6 +208,8 @@ class Hub:
         self._loop = loop
         self._make_boards = make_boards
         self.make_chats = make_chats
+        #: Closes the pages whose token no longer opens their room (`recheck`).
+        self.holders = Holders(loop)
         self._feeds: dict[str, _Feed] = {}
         self.listening = asyncio.Event()
 
@@ -268,21 +270,19 @@ class Hub:
             self.deliver(room_id, None)
             self.deliver_chat(room_id)
 
-    def seat_tokens_changed(self, room_id: str, seat: int | None = None) -> None:
-        """The token of the room's `seat` changed (a seat link reissued); safe from any thread:
-        forget the room's remembered seat tokens and close that seat's sockets here."""
+    def seat_tokens_changed(self, room_id: str | None) -> None:
+        """A seat token of `room_id` changed (a seat link reissued; None: any room's may have,
+        unheard); safe from any thread: forget the tokens remembered and close the pages here
+        whose token no longer opens their room (`recheck`)."""
         forget_seat_tokens(room_id)
-        self._loop.call_soon_threadsafe(self._drop_seat_sockets, room_id, seat)
+        self._loop.call_soon_threadsafe(self.recheck, room_id)
 
-    def _drop_seat_sockets(self, room_id: str, seat: int | None = None) -> None:
-        """Close the sockets of the room's `seat` (None: both players'; 1012: their pages
-        reconnect at once, and a token that no longer opens its seat is refused then)."""
-        feed = self._feeds.get(room_id)
-        if feed is None:
-            return
-        for socket in list(feed.sockets):
-            if socket.viewer.kind == "seat" and seat in (None, socket.viewer.seat):
-                self._loop.create_task(_close_quietly(socket.websocket))
+    def recheck(self, room_id: str | None, sockets: Iterable[RoomSocket] | None = None) -> None:
+        """Close those of the room's `sockets` here (None: all; room None: of every room) whose
+        token no longer opens it, read again from the database (runs on the event loop)."""
+        for room in [room_id] if room_id is not None else list(self._feeds):
+            if (feed := self._feeds.get(room)) is not None:
+                self.holders.recheck(room, list(feed.sockets if sockets is None else sockets))
 
     def deliver_chat(self, room_id: str) -> None:
         """Wake the room's chat feed (runs on the event loop)."""
@@ -321,6 +321,7 @@ class Hub:
                 async with connection:
                     await connection.execute(f"LISTEN {notify.CHANNEL}")
                     self.listening.set()
+                    self.seat_tokens_changed(None)  # a reissue's NOTIFY may have been lost
                     self.deliver_all()
                     async for note in connection.notifies():
                         self._on_notify(note.payload)
@@ -335,8 +336,7 @@ class Hub:
         """A notification from any process (see `app.live.notify`): follow the move, wake the feed."""
         note = notify.decode(payload)
         if note.seats_changed:
-            forget_seat_tokens(note.room_id)
-            self._drop_seat_sockets(note.room_id)
+            self.seat_tokens_changed(note.room_id)
         if note.chat:
             self.deliver_chat(note.room_id)
             return
@@ -346,15 +346,6 @@ class Hub:
             except Exception:  # the log is the truth: a read will replay it
                 log.exception("could not follow the move notified for room %s", note.room_id)
         self.deliver(note.room_id, note.version)
-
-
-async def _close_quietly(websocket: WebSocket) -> None:
-    """Close a socket whose seat link was replaced; its page reloads on this code and reason
-    (static/js/table.js) and then says the link no longer opens the room."""
-    try:
-        await websocket.close(code=1012, reason="seat links changed")
-    except Exception:  # already closed
-        log.debug("a socket closed before it could be told the seat links changed")
 
 
 async def run_periodically(interval: float, work: Callable[[], object]) -> None:

@@ -223,6 +223,9 @@ REFUSALS: dict[str, Refusal] = {
     "analyses_busy": Refusal(
         503, N_("Many games are being analysed right now. Try again in a few minutes.")
     ),
+    "too_many_analyses": Refusal(
+        429, N_("Too many analyses asked for from this address: try again in %(retry_after)s s.")
+    ),
     "invite_closed": Refusal(409, N_("This game has ended, so the invite no longer takes a seat.")),
     "rematch_refused": Refusal(409, N_("A rematch can only be asked for once the game is over.")),
     "not_analysable": Refusal(409, N_("The game can be analysed once it is over.")),
@@ -362,10 +365,12 @@ SERVICE: tuple[str, ...] = (
     "busy",
     "analyses_busy",
     "not_in_this_game",
+    "too_many_analyses",
 )
 """The codes the services raise (``game_over`` is the engine's too); params: ``stale_version``
 ``{"current_version": int}``, ``bad_client_move_id`` and ``chat_too_long`` ``{"max_length": int}``,
 ``chat_too_fast`` ``{"limit": int, "seconds": int, "retry_after": int}``, ``unknown_catalog`` and
-``catalog_missing`` ``{"catalog": str}``, the others none. ``busy`` is raised at the edge
+``catalog_missing`` ``{"catalog": str}``, ``too_many_analyses`` ``{"retry_after": int}``, the
+others none. ``busy`` is raised at the edge
 (`app.main`) when the database cannot be reached or has no connection free: 503 with
 ``Retry-After``."""

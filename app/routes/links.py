@@ -6,7 +6,10 @@ it, so a chat app that fetches the address for a preview cannot take the seat. A
 used leaves the browser as a spectator of the game; the table page then says the seat is taken.
 So does the invite of a game that ended before the guest came (the host aborted it).
 A browser that already holds a seat in the room keeps it whatever link of the room it opens (a
-spectator link, the invite, used or not); after a spectator link the table says so.
+spectator link, the invite, used or not); after a spectator link the table says so. A seat link
+of the room's other seat reached from another site (`Sec-Fetch-Site: cross-site`) only shows a
+page that asks first; its button (a POST) takes that seat in this browser: a link planted on
+another page cannot swap a player into the opponent's seat unasked.
 """
 
 from __future__ import annotations
@@ -58,7 +61,23 @@ def _open(request: Request, session: Session, token: str, kind: str) -> Response
 
 @router.get("/s/{token}")
 def open_seat_link(token: str, request: Request, session: SessionDep) -> Response:
-    """A player's personal seat link: sit down again from any browser."""
+    """A player's personal seat link: sit down again from any browser. From another site, a
+    browser holding the room's other seat is asked first."""
+    viewer = seats.resolve_token(session, token=token)
+    if viewer is None or viewer.kind != "seat":
+        return _invalid(request)
+    cross_site = request.headers.get("sec-fetch-site") == "cross-site"
+    held = _held_seat(request, session, viewer.room_id)
+    if cross_site and held is not None and held != viewer.seat:
+        return templates_for(language_of(request)).TemplateResponse(
+            request, "switch_seat.html", {"token": token, "room_id": viewer.room_id}
+        )
+    return remember(request, viewer.room_id, token)
+
+
+@router.post("/s/{token}")
+def take_seat_link(token: str, request: Request, session: SessionDep) -> Response:
+    """The button of the page that asked: this browser now holds the link's seat."""
     return _open(request, session, token, "seat")
 
 
@@ -70,11 +89,18 @@ def open_spectator_link(token: str, request: Request, session: SessionDep) -> Re
 
 def seated(request: Request, session: SessionDep, room_id: str) -> bool:
     """Whether this browser already holds a seat in the room."""
+    return _held_seat(request, session, room_id) is not None
+
+
+def _held_seat(request: Request, session: Session, room_id: str) -> int | None:
+    """The seat this browser holds in the room (None: none)."""
     held = request.cookies.get(cookie_name(room_id))
     if not held:
-        return False
+        return None
     current = seats.resolve_token(session, token=held)
-    return current is not None and current.room_id == room_id and current.kind == "seat"
+    if current is None or current.room_id != room_id or current.kind != "seat":
+        return None
+    return current.seat
 
 
 @router.get("/i/{token}")

@@ -17,7 +17,7 @@ The analysis runs in `app.computer.analysis.AnalysisRunner`, started with this r
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import APIRouter, FastAPI, Request
@@ -38,6 +38,7 @@ from app.deps import (
     TableViewerDep,
     TranslatorDep,
 )
+from app.edge.limits import TokenBucket, client_address
 from app.i18n import Language
 from app.reads import analyses, catalogs, gamelog
 from app.reads.roomview import RoomView
@@ -45,7 +46,7 @@ from app.refusals.answers import record_sentence, sentence
 from app.routes.links import remember, seated
 from app.services import records, seats
 from app.services.analyses import request_analysis
-from app.services.errors import AnalysesBusy, NotAnalysable
+from app.services.errors import AnalysesBusy, NotAnalysable, TooManyAnalyses
 from app.ui.fields import whole_number
 from app.ui.review import analysis_context, graph_for, in_force, review_context
 from app.ui.templates import templates_for
@@ -61,6 +62,12 @@ OPPONENTS = ("", "easy", "normal", "strong")
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     runner = AnalysisRunner(app.state.sessionmaker, asyncio.get_running_loop())
     app.state.analysis = runner
+    settings = app.state.settings
+    app.state.analysis_limit = (
+        TokenBucket(per_minute=settings.analyses_per_hour / 60, burst=settings.analysis_burst)
+        if settings.analyses_per_hour > 0
+        else None
+    )
     await runner.resume()
     try:
         yield
@@ -74,6 +81,14 @@ router = APIRouter(include_in_schema=False, lifespan=lifespan)
 def _runner(request: Request) -> AnalysisRunner:
     runner: AnalysisRunner = request.app.state.analysis
     return runner
+
+
+def _admit(request: Request) -> Callable[[], float] | None:
+    """The asking address's limit of new analyses (`Settings.analyses_per_hour`)."""
+    limit: TokenBucket | None = request.app.state.analysis_limit
+    if limit is None:
+        return None
+    return lambda: limit.take(client_address(request.scope))
 
 
 def _at(value: str | None, last: int) -> int | None:
@@ -156,11 +171,14 @@ def ask_analysis(
 ) -> HTMLResponse:
     """Start the game's analysis (once per game), answered with its progress."""
     try:
-        state = request_analysis(session, room_id=room_id)
+        state = request_analysis(session, room_id=room_id, admit=_admit(request))
     except NotAnalysable:
         raise PageError(409, sentence("not_analysable", {}, lang), t.gettext("Not yet")) from None
     except AnalysesBusy:
         raise PageError(503, sentence("analyses_busy", {}, lang), t.gettext("Not now")) from None
+    except TooManyAnalyses as refused:
+        words = sentence(refused.code, refused.params, lang)
+        raise PageError(429, words, t.gettext("Not now")) from None
     if state.status == "running":
         _runner(request).request(room_id)
     return _analysis_response(request, session, view, state, lang)

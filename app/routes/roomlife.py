@@ -50,9 +50,7 @@ def post_seat_link(page: PageActDep) -> HTMLResponse:
         link = seats.reissue_seat_link(
             page.session, viewer=page.viewer, base_url=page.base_url, publisher=page.hub
         )
-        page.hub.seat_tokens_changed(
-            page.viewer.room_id, None if page.viewer.seat is None else 1 - page.viewer.seat
-        )
+        page.hub.seat_tokens_changed(page.viewer.room_id)
         return link
 
     return act_in_panel(

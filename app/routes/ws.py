@@ -111,6 +111,7 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
     try:
         await run_in_threadpool(opened)
         hub.join(viewer.room_id, socket)
+        hub.recheck(viewer.room_id, [socket])  # a reissue since `_resolve` missed this socket
         hub.room_changed(viewer.room_id, None)  # presence changed; this socket's first board
         hub.chat_changed(viewer.room_id)  # the chat, for a page that missed messages offline
         # One task of its own per socket, the sender; the receiving runs in the connection's

@@ -8,6 +8,8 @@ read back by `app.reads.analyses`.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -17,7 +19,7 @@ from app.models import Analysis, Room
 from app.reads import catalogs
 from app.reads.analyses import STALE_AFTER, AnalysisState, state_of
 from app.reads.gamelog import canonical_log
-from app.services.errors import AnalysesBusy, NotAnalysable, RoomNotFound
+from app.services.errors import AnalysesBusy, NotAnalysable, RoomNotFound, TooManyAnalyses
 from app.services.lock import now
 from engine.analysis import TurnReview, turns_of
 
@@ -26,12 +28,17 @@ MAX_RUNNING = 4
 refused with "busy, try later" rather than queued for hours."""
 
 
-def request_analysis(session: Session, *, room_id: str) -> AnalysisState:
+def request_analysis(
+    session: Session, *, room_id: str, admit: Callable[[], float] | None = None
+) -> AnalysisState:
     """Ask for the room's analysis: adds it as "running" unless it was asked for before.
 
     Only a game that can no longer change is analysed: a finished game or an imported record
-    (`NotAnalysable` otherwise); and only while fewer than `MAX_RUNNING` are under way
-    (`AnalysesBusy` otherwise).
+    (`NotAnalysable` otherwise); only while fewer than `MAX_RUNNING` are under way
+    (`AnalysesBusy` otherwise); and a new one only when `admit` (the asker's limit: the seconds
+    to wait, 0 when admitted) lets it (`TooManyAnalyses` otherwise). The same moves played
+    with the same numbers are weighed once: a room whose record another room's finished
+    analysis covers gets a copy of it at once, counted against no limit.
     """
     try:
         room = session.get(Room, room_id)
@@ -42,16 +49,22 @@ def request_analysis(session: Session, *, room_id: str) -> AnalysisState:
         existing = state_of(session.get(Analysis, room_id))
         if existing is not None:
             return existing
-        if _running(session) >= MAX_RUNNING:
-            raise AnalysesBusy()
-        total = len(turns_of(canonical_log(session, room_id), catalogs.of_room(room)))
+        log = canonical_log(session, room_id)
+        total = len(turns_of(log, catalogs.of_room(room)))
+        done = _done_for_same_record(session, room, log, total)
+        if done is None:
+            if _running(session) >= MAX_RUNNING:
+                raise AnalysesBusy()
+            if admit is not None and (wait := admit()) > 0:
+                raise TooManyAnalyses(params={"retry_after": math.ceil(wait)})
         session.add(
             Analysis(
                 room_id=room_id,
                 version=room.version,
-                status="running",
-                done=0,
+                status="running" if done is None else "done",
+                done=0 if done is None else done.done,
                 total=total,
+                result=None if done is None else done.result,
                 updated_at=now(),
             )
         )
@@ -62,6 +75,8 @@ def request_analysis(session: Session, *, room_id: str) -> AnalysisState:
             found = state_of(session.get(Analysis, room_id))
             assert found is not None
             return found
+        if done is not None:
+            return state_of(session.get(Analysis, room_id)) or AnalysisState("done", 0, total, ())
         return AnalysisState("running", 0, total, ())
     finally:
         session.rollback()
@@ -82,6 +97,33 @@ def record_progress(
         session.commit()
     finally:
         session.rollback()
+
+
+#: How many finished analyses of the same length are compared with a record asked for.
+SAME_RECORD_CANDIDATES = 20
+
+
+def _done_for_same_record(
+    session: Session, room: Room, log: list[str], total: int
+) -> Analysis | None:
+    """A finished analysis of another room with the same catalog and the same moves in force."""
+    candidates = session.scalars(
+        select(Analysis)
+        .join(Room, Room.id == Analysis.room_id)
+        .where(
+            Analysis.status == "done",
+            Analysis.total == total,
+            Analysis.room_id != room.id,
+            Room.catalog_id == room.catalog_id,
+            Room.catalog_sha256 == room.catalog_sha256,
+        )
+        .order_by(Analysis.updated_at.desc())
+        .limit(SAME_RECORD_CANDIDATES)
+    ).all()
+    for candidate in candidates:
+        if canonical_log(session, candidate.room_id) == log:
+            return candidate
+    return None
 
 
 def _running(session: Session) -> int:

@@ -126,6 +126,12 @@ class AnalysesBusy(ServiceError):
     code = "analyses_busy"
 
 
+class TooManyAnalyses(ServiceError):
+    """This address asked for many new analyses in a short time (params: retry_after)."""
+
+    code = "too_many_analyses"
+
+
 class NotAnalysable(ServiceError):
     """The game can still change: only finished games and imported records are analysed."""
 

@@ -1,7 +1,9 @@
 """Room lifetime: the server removes old rooms by itself (a task in the app's lifespan).
 
 A room that never started (a seat still free, so no game was played) is removed
-`UNSTARTED_ROOM_DAYS` after it was opened; a finished room (its last move played, resigned,
+`UNSTARTED_ROOM_DAYS` after it was opened, and so is a game played on from a position (a fork)
+against the computer that stalled: unfinished and unchanged for as long (its one player left
+it; nobody else waits for it). A finished room (its last move played, resigned,
 aborted or claimed; or an imported record) `FINISHED_ROOM_DAYS` after its last change. A game
 under way is kept. Each sweep removes at most `batch` rooms with everything that belongs to
 them. On PostgreSQL one process sweeps at a time (a transaction-level advisory lock), so
@@ -52,13 +54,19 @@ def expired_rooms(
         & (seats_taken + case((Room.computer_seat.is_(None), 0), else_=1) < 2)
         & (Room.created_at < at - unstarted_after)
     )
+    stalled = (
+        (Room.origin == "fork")
+        & Room.computer_seat.is_not(None)
+        & Room.finished.is_(False)
+        & (Room.updated_at < at - unstarted_after)
+    )
     finished = or_(Room.finished.is_(True), Room.origin == "import") & (
         Room.updated_at < at - finished_after
     )
     return list(
         session.scalars(
             select(Room.id)
-            .where(or_(never_started, finished))
+            .where(or_(never_started, stalled, finished))
             .order_by(Room.created_at)
             .limit(batch)
         )

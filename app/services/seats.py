@@ -1,22 +1,26 @@
 """Seats and the links that open them: claiming an invite writes the guest's seat, its
 spectator link and the invite's use; the host reissuing the other seat's link writes that
-seat's new token. Also who holds a token (`resolve_token`), remembered per process; a seat
-token reissued is forgotten at once in this process and, on PostgreSQL, in every other one
-when its notification arrives (`forget_seat_tokens`).
+seat's new token and ends the old one's spectator link and rematch offer. Also who holds a
+token (`resolve_token`), remembered per process; a seat token reissued is forgotten at once in
+this process and, on PostgreSQL, in every other one when its notification arrives
+(`forget_seat_tokens`), and the open pages of a token that no longer opens its room are found by
+reading the room's seats again (`lost_viewers`).
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.edge.links import seat_link
 from app.edge.tokens import looks_like_token, new_token, spectator_token_for, token_hash
 from app.live.notify import Publisher, queue_notify
-from app.models import Link, Room, RoomEvent, Seat
+from app.models import Link, RematchOffer, Room, RoomEvent, Seat
 from app.reads.positions import Memory
 from app.reads.roomview import Viewer
 from app.services.errors import InvalidLink, InviteClosed, ReissueRefused, SeatTaken
@@ -36,14 +40,50 @@ class ClaimedSeat:
     seat_link: str
 
 
-#: Seat and spectator tokens never change what they open, so they are remembered (by hash).
-#: Invite tokens are not: they turn into "seat taken" when claimed.
-known_tokens: Memory[Viewer] = Memory(maxsize=65536)
+class KnownTokens:
+    """Seat and spectator tokens by hash: they never change what they open until a seat link
+    is reissued. Invite tokens are not kept: they turn into "seat taken" when claimed.
+
+    A read of the database is stamped with the generation before it (`stamp`) and put only if
+    nothing was forgotten since (`put`): a read that saw a seat row before a reissue committed
+    cannot put the old token back after the reissue forgot it. Forgetting is rare (a reissue,
+    a listener that reconnects), so a put skipped now and then costs one more read, no more.
+    """
+
+    def __init__(self, maxsize: int) -> None:
+        self._memory: Memory[Viewer] = Memory(maxsize=maxsize)
+        self._lock = threading.Lock()
+        self._generation = 0
+
+    def stamp(self) -> int:
+        return self._generation
+
+    def get(self, digest: str) -> Viewer | None:
+        return self._memory.get(digest)
+
+    def put(self, digest: str, viewer: Viewer, stamp: int) -> Viewer:
+        with self._lock:
+            if stamp == self._generation:
+                self._memory.put(digest, viewer)
+        return viewer
+
+    def forget(self, room_id: str | None) -> None:
+        """Forget the seat and spectator tokens of `room_id` (None: of every room)."""
+        with self._lock:
+            self._generation += 1
+            if room_id is None:
+                self._memory.clear()
+            else:
+                self._memory.forget(lambda viewer: viewer.room_id != room_id)
 
 
-def forget_seat_tokens(room_id: str) -> None:
-    """Forget the seat tokens remembered for `room_id` (one of them no longer opens its seat)."""
-    known_tokens.forget(lambda viewer: viewer.room_id != room_id or viewer.kind != "seat")
+known_tokens = KnownTokens(maxsize=65536)
+
+
+def forget_seat_tokens(room_id: str | None) -> None:
+    """Forget the tokens remembered for `room_id` (one of them no longer opens its seat; None:
+    for every room, when notifications may have been lost)."""
+    known_tokens.forget(room_id)
 
 
 def known_viewer(token: str) -> Viewer | None:
@@ -61,17 +101,18 @@ def resolve_token(session: Session, *, token: str) -> Viewer | None:
     known = known_tokens.get(digest)
     if known is not None:
         return known
+    stamp = known_tokens.stamp()
     try:
         seat = session.scalar(select(Seat).where(Seat.token_hash == digest))
         if seat is not None:
             viewer = Viewer(room_id=seat.room_id, seat=seat.seat, kind="seat", token=token)
-            return known_tokens.put(digest, viewer)
+            return known_tokens.put(digest, viewer, stamp)
         link = session.get(Link, digest)
         if link is None:
             return None
         if link.kind == "spectator":
             viewer = Viewer(room_id=link.room_id, seat=None, kind="spectator", token=token)
-            return known_tokens.put(digest, viewer)
+            return known_tokens.put(digest, viewer, stamp)
         return Viewer(
             room_id=link.room_id,
             seat=None,
@@ -151,8 +192,9 @@ def reissue_seat_link(
     session: Session, *, viewer: Viewer, base_url: str, publisher: Publisher | None = None
 ) -> str:
     """The host gives the other seat a new token and gets its new seat link, for a guest who
-    lost theirs. The old link stops opening the seat at once; the room's log records it; the
-    seat's absence clock starts again (and again when the new link is first used).
+    lost theirs. The old link stops opening the seat at once, and so do the spectator link
+    derived from it and its rematch offer (the new holder offers again); the room's log records
+    it; the seat's absence clock starts again (and again when the new link is first used).
 
     Only the host may (`ReissueRefused` "not_the_host"), and only for a seat a person holds
     (`ReissueRefused` "no_seat_to_reissue": still offered by the invite, or the computer's).
@@ -172,6 +214,7 @@ def reissue_seat_link(
         seat.token_hash = token_hash(token)
         # The absence clock starts again: a new link cannot make its holder look gone at once.
         seat.last_seen_at = now()
+        _end_derived(session, room.id, other)
         session.add(
             Link(
                 token_hash=token_hash(spectator_token_for(token)),
@@ -188,6 +231,44 @@ def reissue_seat_link(
     if publisher is not None:
         publisher.room_changed(viewer.room_id, None)
     return seat_link(base_url, token)
+
+
+def _end_derived(session: Session, room_id: str, seat: int) -> None:
+    """Delete what the seat's old token opened besides the seat: its spectator link and its
+    pending rematch offer."""
+    session.execute(
+        delete(Link).where(Link.room_id == room_id, Link.kind == "spectator", Link.seat == seat)
+    )
+    session.execute(
+        delete(RematchOffer).where(RematchOffer.room_id == room_id, RematchOffer.seat == seat)
+    )
+
+
+def lost_viewers(session: Session, *, room_id: str, viewers: Iterable[Viewer]) -> set[Viewer]:
+    """The seats and spectators among `viewers` whose token no longer opens `room_id`, read
+    from the database (not from what this process remembers)."""
+    try:
+        held = {
+            (seat, digest)
+            for seat, digest in session.execute(
+                select(Seat.seat, Seat.token_hash).where(Seat.room_id == room_id)
+            )
+        }
+        watching = set(
+            session.scalars(
+                select(Link.token_hash).where(Link.room_id == room_id, Link.kind == "spectator")
+            )
+        )
+    finally:
+        session.rollback()
+    lost = set()
+    for viewer in viewers:
+        digest = token_hash(viewer.token)
+        if (viewer.kind == "seat" and (viewer.seat, digest) not in held) or (
+            viewer.kind == "spectator" and digest not in watching
+        ):
+            lost.add(viewer)
+    return lost
 
 
 def _reissues(session: Session, room_id: str) -> int:

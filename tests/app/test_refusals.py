@@ -44,6 +44,7 @@ SERVICE_PARAMS: dict[str, dict[str, Any]] = {
     "chat_too_long": {"max_length": 300},
     "chat_too_fast": {"limit": 5, "seconds": 10, "retry_after": 3},
     "too_many_rooms": {"retry_after": 3},
+    "too_many_analyses": {"retry_after": 3},
     "too_many_reissues": {"limit": 5},
 }
 

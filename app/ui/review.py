@@ -116,6 +116,7 @@ def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
         events=tuple(
             e for e in view.events if e.at_version < rows or (last and e.at_version == rows)
         ),
+        all_events=True,
     )
 
 

@@ -121,10 +121,23 @@ def event_line(words: Words, event: RoomEventEntry) -> str:
     return event.kind
 
 
+#: The room's happenings the board's move log shows, the newest: the review shows them all.
+MAX_BOARD_EVENTS = 50
+
+
 def event_items(view: RoomView, words: Words) -> Mapping[int, Markup]:
-    """The room's happenings as move-log items, by the number of moves they came after."""
+    """The room's happenings as move-log items, by the number of moves they came after: on the
+    board the newest `MAX_BOARD_EVENTS`, after a pointer to the review for the earlier ones."""
     by_version: dict[int, list[Markup]] = {}
-    for event in view.events:
+    shown = view.events
+    if not view.all_events and len(shown) > MAX_BOARD_EVENTS:
+        shown = shown[-MAX_BOARD_EVENTS:]
+        more = Markup(
+            '<li class="log-entry log-event" id="earlier-events"><p>'
+            '<a href="/rooms/{}/review">{}</a></p></li>'
+        ).format(view.room_id, words.lang.gettext("Earlier happenings: see the review"))
+        by_version[shown[0].at_version] = [more]
+    for event in shown:
         item = Markup('<li class="log-entry log-event" data-event="{}"><p>{}</p></li>').format(
             event.kind, escape(event_line(words, event))
         )

@@ -63,7 +63,7 @@ def ask_takeback(
         if count == 0:
             raise EndingRefused("nothing_to_take_back")
         against_computer = room.computer is not None and room.computer_seat == 1 - seat
-        if _asked_here(session, room, seat) >= (1 if against_computer else ASKS_OF_A_PERSON):
+        if not may_ask_again(_asked_here(session, room, seat), against_computer=against_computer):
             raise EndingRefused("takeback_asked_already")
         log_event(session, room, "takeback_asked", seat)
         accepted: bool | None = None
@@ -139,6 +139,11 @@ def _take_back(session: Session, room: Room, seat: int, count: int, now_at: Posi
     room.finished = engine.is_finished(state)
     queue_notify(session, room.id, room.version)
     return Position(room.version, state, (*now_at.log, takeback_entry(seq, seat, count)), played)
+
+
+def may_ask_again(asked: int, *, against_computer: bool) -> bool:
+    """Whether a player who asked `asked` times at this position may ask once more."""
+    return asked < (1 if against_computer else ASKS_OF_A_PERSON)
 
 
 def _asked_here(session: Session, room: Room, seat: int) -> int:

@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from app.reads.positions import TAKEBACK, effective_of, own_moves_to_take_back, takeback_text
 from app.reads.roomview import Ending, RoomEventEntry, RoomView
 from app.services.ending import may_abort
+from app.services.takeback import may_ask_again
 
 from .words import Words
 
@@ -65,7 +66,7 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
     standin = None if view.over else view.standin_seat
     asker = None if view.over else view.takeback_seat
     own = 0
-    if playing and seat is not None and view.started and asker is None:
+    if playing and seat is not None and view.started and asker is None and _may_ask(view, seat):
         own = takeback_counts(view, seat)
     life = RoomLife(
         not_started=not view.started and not view.over,
@@ -80,6 +81,16 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
         takeback_count=0 if asker is None else takeback_counts(view, asker),
     )
     return {"life": life}
+
+
+def _may_ask(view: RoomView, seat: int) -> bool:
+    """Whether `seat` may still ask for a takeback at this position (`may_ask_again`)."""
+    asked = sum(
+        1
+        for e in view.events
+        if e.kind == "takeback_asked" and e.seat == seat and e.at_version == view.version
+    )
+    return may_ask_again(asked, against_computer=view.computer_seat == 1 - seat)
 
 
 def takeback_counts(view: RoomView, seat: int) -> int:

@@ -66,3 +66,14 @@ def test_the_strong_computer_is_asked_once_at_one_position(database_url: str) ->
         assert refused.value.code == "takeback_asked_already"
     finally:
         db.dispose()
+
+
+def test_the_table_offers_no_takeback_that_would_be_refused(client: TestClient) -> None:
+    room = new_room(client)
+    room_id, host, guest = room["room"], bearer(room["tokens"][0]), bearer(room["tokens"][1])
+    _first_move(client, room_id, room["tokens"][0])
+    for _ in range(2):
+        assert 'id="takeback-button"' in client.get(f"/s/{room['tokens'][0]}").text
+        client.post(f"/api/rooms/{room_id}/takeback", headers=host)
+        client.post(f"/api/rooms/{room_id}/takeback/answer", json={"accept": False}, headers=guest)
+    assert 'id="takeback-button"' not in client.get(f"/s/{room['tokens'][0]}").text

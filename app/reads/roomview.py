@@ -106,6 +106,8 @@ class RoomView:
     #: An imported record's review link (`/r/...`): the one link of the room, held by all its
     #: viewers.
     review_link: str | None = None
+    #: Whether the move log shows all the room's happenings (the review) or the newest only.
+    all_events: bool = False
 
     @property
     def room_id(self) -> str:

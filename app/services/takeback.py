@@ -1,6 +1,8 @@
 """Takeback by agreement: a player asks to take back their own moves since the opponent last
 acted (sells included); the opponent accepts or declines. One request at a time; any move
-lets it lapse.
+lets it lapse. At one position a player asks at most once against the computer (its answer
+does not change) and at most twice against a person (a decline may be thought over once):
+one request per opponent action, and a second chance only where the answer could differ.
 
 The move log stays append-only: an accepted takeback is a row of the log
 (`app.reads.positions.takeback_text`), its own version, and replaying the log gives the position
@@ -11,11 +13,12 @@ declines.
 
 from __future__ import annotations
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 import engine
 from app.live.notify import Publisher, queue_notify
-from app.models import Move, Room
+from app.models import Move, Room, RoomEvent
 from app.reads.positions import (
     Position,
     own_moves_to_take_back,
@@ -33,6 +36,8 @@ from app.services.moves import every_seat_taken
 
 #: The computer's strengths that agree to a takeback.
 COMPUTER_AGREES = ("easy", "normal")
+#: How many times a player may ask at one position: a person may think a decline over once.
+ASKS_OF_A_PERSON = 2
 
 
 def ask_takeback(
@@ -42,7 +47,9 @@ def ask_takeback(
     request waits for the opponent; against the computer, whether it accepted.
 
     Refused: "game_over", `NotStarted`, "takeback_pending" (a request is open),
-    "nothing_to_take_back" (the opponent acted last, or nothing was played here)."""
+    "nothing_to_take_back" (the opponent acted last, or nothing was played here),
+    "takeback_asked_already" (asked at this position once against the computer, or
+    `ASKS_OF_A_PERSON` times against a person)."""
     seat = _player_seat(viewer)
     with room_lock(session, viewer.room_id) as room:
         if room.finished or room.ending is not None:
@@ -55,10 +62,13 @@ def ask_takeback(
         count = own_moves_to_take_back(now_at.played, seat, room.start_moves)
         if count == 0:
             raise EndingRefused("nothing_to_take_back")
+        against_computer = room.computer is not None and room.computer_seat == 1 - seat
+        if not may_ask_again(_asked_here(session, room, seat), against_computer=against_computer):
+            raise EndingRefused("takeback_asked_already")
         log_event(session, room, "takeback_asked", seat)
         accepted: bool | None = None
         after = None
-        if room.computer is not None and room.computer_seat == 1 - seat:
+        if against_computer:
             accepted = room.computer in COMPUTER_AGREES
             if accepted:
                 after = _take_back(session, room, seat, count, now_at)
@@ -129,6 +139,26 @@ def _take_back(session: Session, room: Room, seat: int, count: int, now_at: Posi
     room.finished = engine.is_finished(state)
     queue_notify(session, room.id, room.version)
     return Position(room.version, state, (*now_at.log, takeback_entry(seq, seat, count)), played)
+
+
+def may_ask_again(asked: int, *, against_computer: bool) -> bool:
+    """Whether a player who asked `asked` times at this position may ask once more."""
+    return asked < (1 if against_computer else ASKS_OF_A_PERSON)
+
+
+def _asked_here(session: Session, room: Room, seat: int) -> int:
+    """How many times `seat` asked for a takeback at the room's current position."""
+    count = session.scalar(
+        select(func.count())
+        .select_from(RoomEvent)
+        .where(
+            RoomEvent.room_id == room.id,
+            RoomEvent.kind == "takeback_asked",
+            RoomEvent.seat == seat,
+            RoomEvent.at_version == room.version,
+        )
+    )
+    return int(count or 0)
 
 
 def _player_seat(viewer: Viewer) -> int:

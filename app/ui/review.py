@@ -118,6 +118,7 @@ def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
         review_link=None,
         rematch=None,
         seat_taken=False,
+        all_events=True,
     )
 
 

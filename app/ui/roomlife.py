@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from app.reads.positions import TAKEBACK, effective_of, own_moves_to_take_back, takeback_text
 from app.reads.roomview import Ending, RoomEventEntry, RoomView
 from app.services.ending import may_abort
+from app.services.takeback import may_ask_again
 
 from .words import Words
 
@@ -65,7 +66,7 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
     standin = None if view.over else view.facts.standin_seat
     asker = None if view.over else view.facts.takeback_seat
     own = 0
-    if playing and seat is not None and view.started and asker is None:
+    if playing and seat is not None and view.started and asker is None and _may_ask(view, seat):
         own = takeback_counts(view, seat)
     life = RoomLife(
         not_started=not view.started and not view.over,
@@ -80,6 +81,16 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
         takeback_count=0 if asker is None else takeback_counts(view, asker),
     )
     return {"life": life}
+
+
+def _may_ask(view: RoomView, seat: int) -> bool:
+    """Whether `seat` may still ask for a takeback at this position (`may_ask_again`)."""
+    asked = sum(
+        1
+        for e in view.facts.events
+        if e.kind == "takeback_asked" and e.seat == seat and e.at_version == view.version
+    )
+    return may_ask_again(asked, against_computer=view.facts.computer_seat == 1 - seat)
 
 
 def takeback_counts(view: RoomView, seat: int) -> int:
@@ -121,10 +132,23 @@ def event_line(words: Words, event: RoomEventEntry) -> str:
     return event.kind
 
 
+#: The room's happenings the board's move log shows, the newest: the review shows them all.
+MAX_BOARD_EVENTS = 50
+
+
 def event_items(view: RoomView, words: Words) -> Mapping[int, Markup]:
-    """The room's happenings as move-log items, by the number of moves they came after."""
+    """The room's happenings as move-log items, by the number of moves they came after: on the
+    board the newest `MAX_BOARD_EVENTS`, after a pointer to the review for the earlier ones."""
     by_version: dict[int, list[Markup]] = {}
-    for event in view.facts.events:
+    shown = view.facts.events
+    if not view.all_events and len(shown) > MAX_BOARD_EVENTS:
+        shown = shown[-MAX_BOARD_EVENTS:]
+        more = Markup(
+            '<li class="log-entry log-event" id="earlier-events"><p>'
+            '<a href="/rooms/{}/review">{}</a></p></li>'
+        ).format(view.room_id, words.lang.gettext("Earlier happenings: see the review"))
+        by_version[shown[0].at_version] = [more]
+    for event in shown:
         item = Markup('<li class="log-entry log-event" data-event="{}"><p>{}</p></li>').format(
             event.kind, escape(event_line(words, event))
         )

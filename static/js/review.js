@@ -1,67 +1,77 @@
-/* The review page: walk the game with the slider, the keys (← → Home End), the buttons and the
- * move list, without reloading the page; and on the import page, read a chosen file into the
- * text field. The server draws every position; this file only asks for it and swaps it in.
+/* The review page (templates/review.html): walk the game with the slider, the keys (← → Home
+ * End), the buttons and the move list, without reloading the page. The server draws every
+ * position; this module only asks for it and swaps it in, with the board's folds and marks as
+ * at the table, and the review link's copy button.
  */
-(function () {
-  "use strict";
+import { applyFolds, listen as listenFolds } from "./folds.js";
+import { markBoard } from "./marks.js";
+import { listen as listenCopy } from "./copy.js";
 
-  var pending = null;
+let pending = null;
 
-  function body() { return document.getElementById("review-body"); }
+function body() {
+  return document.getElementById("review-body");
+}
 
-  function show(at) {
-    var current = body();
-    if (!current) return;
-    var last = parseInt(current.dataset.last, 10);
-    at = Math.max(0, Math.min(last, at));
-    if (pending) pending.abort();
-    pending = new AbortController();
-    var hadFocus = document.activeElement && document.activeElement.id === "review-slider";
-    var url = "/rooms/" + current.dataset.room + "/review/position?at=" + at;
-    fetch(url, { signal: pending.signal, credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : null; })
-      .then(function (html) {
-        if (html === null) return;
-        var holder = document.createElement("div");
-        holder.innerHTML = html;
-        var fresh = holder.firstElementChild;
-        body().replaceWith(fresh);
-        if (window.htmx) htmx.process(fresh);
-        history.replaceState(null, "", "?at=" + at);
-        if (hadFocus) document.getElementById("review-slider").focus();
-      })
-      .catch(function () { /* a newer position was asked for */ });
-  }
+function boardShown() {
+  const board = document.getElementById("board");
+  applyFolds(board);
+  markBoard();
+}
 
-  function at() { return parseInt(body().dataset.at, 10); }
+function show(at) {
+  const current = body();
+  if (!current) return;
+  at = Math.max(0, Math.min(parseInt(current.dataset.last, 10), at));
+  if (pending) pending.abort();
+  pending = new AbortController();
+  const hadFocus = document.activeElement && document.activeElement.id === "review-slider";
+  const url = `/rooms/${current.dataset.room}/review/position?at=${at}`;
+  fetch(url, { signal: pending.signal, credentials: "same-origin" })
+    .then((response) => (response.ok ? response.text() : null))
+    .then((html) => {
+      if (html === null) return;
+      const holder = document.createElement("div");
+      holder.innerHTML = html;
+      const fresh = holder.firstElementChild;
+      body().replaceWith(fresh);
+      boardShown();
+      htmx.process(fresh);
+      history.replaceState(null, "", "?at=" + at);
+      if (hadFocus) document.getElementById("review-slider").focus();
+    })
+    .catch(() => {
+      /* a newer position was asked for */
+    });
+}
 
-  document.addEventListener("keydown", function (event) {
-    if (!body() || event.altKey || event.ctrlKey || event.metaKey) return;
-    var target = event.target;
-    if (target && (target.tagName === "TEXTAREA" || target.tagName === "SELECT" ||
-        (target.tagName === "INPUT" && target.id !== "review-slider"))) return;
-    var last = parseInt(body().dataset.last, 10);
-    var next = { ArrowLeft: at() - 1, ArrowRight: at() + 1, Home: 0, End: last }[event.key];
-    if (next === undefined) return;
-    event.preventDefault();
-    show(next);
-  });
+function shownAt() {
+  return parseInt(body().dataset.at, 10);
+}
 
-  document.addEventListener("input", function (event) {
-    if (event.target && event.target.id === "review-slider") show(parseInt(event.target.value, 10));
-  });
+document.addEventListener("keydown", (evt) => {
+  if (!body() || evt.altKey || evt.ctrlKey || evt.metaKey) return;
+  const target = evt.target;
+  if (target && (target.tagName === "TEXTAREA" || target.tagName === "SELECT" ||
+      (target.tagName === "INPUT" && target.id !== "review-slider"))) return;
+  const last = parseInt(body().dataset.last, 10);
+  const next = { ArrowLeft: shownAt() - 1, ArrowRight: shownAt() + 1, Home: 0, End: last }[evt.key];
+  if (next === undefined) return;
+  evt.preventDefault();
+  show(next);
+});
 
-  document.addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest("a[data-at]");
-    if (!link || !body() || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    show(parseInt(link.dataset.at, 10));
-  });
+document.addEventListener("input", (evt) => {
+  if (evt.target && evt.target.id === "review-slider") show(parseInt(evt.target.value, 10));
+});
 
-  document.addEventListener("change", function (event) {
-    if (!event.target || event.target.id !== "record-file" || !event.target.files.length) return;
-    var reader = new FileReader();
-    reader.onload = function () { document.getElementById("record-text").value = reader.result; };
-    reader.readAsText(event.target.files[0]);
-  });
-})();
+document.addEventListener("click", (evt) => {
+  const link = evt.target.closest && evt.target.closest("a[data-at]");
+  if (!link || !body() || evt.ctrlKey || evt.metaKey || evt.shiftKey) return;
+  evt.preventDefault();
+  show(parseInt(link.dataset.at, 10));
+});
+
+listenFolds();
+listenCopy();
+boardShown();

@@ -1,5 +1,5 @@
 """A small DOM for the board's tests: parse HTML (the standard library's parser), apply a patch
-(`app.live.frames`) the way static/js/table.js and htmx's out-of-band swap do, compare trees."""
+(`app.live.frames`) the way static/js/patch.js and htmx's out-of-band swap do, compare trees."""
 
 from __future__ import annotations
 

@@ -168,7 +168,7 @@ def test_a_board_of_the_changed_parts_goes_only_as_a_patch() -> None:
 
 
 def test_what_the_player_may_act_on_is_listed_on_the_board_not_drawn_into_its_tiles() -> None:
-    """A turn passing changes the marks (``data-playable``, applied by static/js/table.js), not
+    """A turn passing changes the marks (``data-playable``, applied by static/js/marks.js), not
     the wheels: the same tiles whether the player may act or the computer stands in."""
     game = games.positions(30, random.Random(3).choice)
     state, log = game[-1]

@@ -68,7 +68,7 @@ def test_two_games_in_rooms_of_the_same_name_keep_their_own_log() -> None:
 
 def test_a_players_cards_link_to_the_panel_of_the_boards_own_room() -> None:
     """The tiles and cards are drawn once for every room: their links are relative, resolved
-    against the board's ``data-room`` (static/js/table.js)."""
+    against the board's ``data-room`` (static/js/panel.js)."""
     clear_caches()
     state, log = game(3, 20)[-1]
     seat = state.to_move

@@ -40,7 +40,7 @@ def test_every_page_and_fragment_carries_the_headers(client: TestClient) -> None
         assert "camera=()" in headers["permissions-policy"], name
         assert headers["cache-control"] == "no-store", name
         assert "strict-transport-security" not in headers, name
-    static = client.get("/static/css/table.css")
+    static = client.get("/static/css/base.css")
     assert static.headers["x-content-type-options"] == "nosniff"
     assert "no-store" not in static.headers.get("cache-control", "")
 

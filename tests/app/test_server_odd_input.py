@@ -180,7 +180,7 @@ def head_is_get_without_a_body(client: TestClient, room: dict[str, Any], route: 
     values = {
         "room_id": room["room"],
         "token": link.get(route.path[:3], ""),
-        "path": "css/table.css",
+        "path": "css/base.css",
         "kind": "json",
     }
     url = route.url({name: values[name].encode() for name in route.params})

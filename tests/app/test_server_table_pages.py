@@ -12,7 +12,7 @@ def test_an_invalid_link_gets_the_styled_error_page_in_the_viewers_language(
     for path in ("/s/not-a-token", "/w/not-a-token", "/i/not-a-token"):
         answer = client.get(path, headers={"Accept-Language": "cs"}, follow_redirects=False)
         assert answer.status_code == 404
-        assert '<link rel="stylesheet" href="/static/css/table.css">' in answer.text
+        assert '<link rel="stylesheet" href="/static/css/base.css">' in answer.text
         assert 'class="error-page"' in answer.text
         assert '<html lang="cs">' in answer.text
 

@@ -2,7 +2,7 @@
 
 Plays a seeded game forward (a random policy that prefers entering buildings and buying, so the
 table fills up), then renders `app.ui.lehavre` for the player to move, with the page's CSS inlined
-(static/css/table.css, then static/css/lehavre.css): the file opens anywhere, no server needed.
+(the site's tokens, base and room stylesheets, then static/css/lehavre.css): the file opens anywhere, no server needed.
 
     .venv/bin/python bench/lehavre_table_preview.py --players 4 --seed 7 --moves 120 -o /tmp/lh.html
     .venv/bin/python bench/lehavre_table_preview.py --lang cs --viewer 0
@@ -58,7 +58,7 @@ def page(state: State, viewer: int | None, lang: str) -> str:
     panel = env.get_template("lehavre/panel.html").render(panel=panel_ctx) if panel_ctx else ""
     css = "\n".join(
         (ROOT / "static" / "css" / name).read_text(encoding="utf-8")
-        for name in ("table.css", "lehavre.css")
+        for name in ("tokens.css", "base.css", "room.css", "lehavre.css")
     )
     return PAGE.format(lang=lang.replace("_", "-"), css=css, table=table, panel=panel)
 

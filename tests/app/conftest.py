@@ -135,7 +135,7 @@ def _truncate(url: str) -> None:
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     """The server's settings; tests open rooms faster than the per-address limit allows
-    (tests/app/test_server_limits.py checks the limit)."""
+    (tests/app/edge/test_server_limits.py checks the limit)."""
     return Settings(database_url=database_url, data_dir=tmp_path, rooms_per_minute=0)
 
 

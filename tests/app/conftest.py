@@ -2,7 +2,7 @@
 
 PostgreSQL comes from TEST_DATABASE_URL (CI sets it); without it a fresh database is created on
 127.0.0.1 with `createdb` when the server answers. Missing PostgreSQL fails the run when CI=true
-and skips those tests otherwise. Tables are emptied between tests; before that, every room in
+and skips those tests otherwise. A test marked `postgres_only` runs on PostgreSQL alone. Tables are emptied between tests; before that, every room in
 the database is checked: replaying its move log must reproduce its stored snapshot.
 """
 
@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import Engine
+from support.processes import two_processes
 
 import engine
 from app.main import create_app
@@ -28,6 +29,7 @@ from app.models import Move, Room
 from app.reads import catalogs
 from app.reads.positions import effective_of
 from app.settings import Settings
+from bench.appserver import AppServer
 
 IN_CI = os.environ.get("CI") == "true"
 TABLES = (
@@ -107,6 +109,22 @@ def check_snapshots(db: Engine) -> None:
             assert engine.summary(state) == json.loads(snapshot), room_id
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test marked `postgres_only` runs on PostgreSQL alone: its SQLite case is left out, and
+    it counts among the `postgres` tests."""
+    sqlite_only_cases = []
+    for item in items:
+        if item.get_closest_marker("postgres_only") is None:
+            continue
+        item.add_marker(pytest.mark.postgres)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("database_url") == "sqlite":
+            sqlite_only_cases.append(item)
+    if sqlite_only_cases:
+        config.hook.pytest_deselected(items=sqlite_only_cases)
+        items[:] = [item for item in items if item not in sqlite_only_cases]
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A migrated, empty database on each backend."""
@@ -148,3 +166,10 @@ def client(settings: Settings) -> Iterator[TestClient]:
 @pytest.fixture
 def is_postgres(database_url: str) -> bool:
     return database_url.startswith("postgresql")
+
+
+@pytest.fixture
+def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
+    """Two server processes on the test's database (`support.processes.two_processes`)."""
+    with two_processes(database_url, tmp_path) as servers:
+        yield servers

@@ -107,7 +107,7 @@ def test_rooms_spread_over_client_processes_are_counted_together() -> None:
     assert result["lost"] == 0 and result["mismatched"] == 0 and result["moves"] > 0
 
 
-@pytest.mark.postgres
+@pytest.mark.postgres_only
 def test_on_postgres_each_server_is_charged_its_own_backends_cpu(postgres_url: str) -> None:
     """bench/load.py makes its own databases on the cluster `postgres_url` lives on."""
     lines = run_load(

@@ -92,21 +92,11 @@ class HandingPainter(FakePainter):
         super().__init__()
         self.go_on = threading.Event()
 
-    def __call__(
-        self,
-        room_id: str,
-        facts: RoomFacts | None,
-        version: int,
-        groups: frozenset[BoardGroup],
-        hand_out: HandOut | None = None,
-        previous: Mapping[BoardGroup, BoardSummary] | None = None,
-    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
-        facts, version, boards = super().__call__(room_id, facts, version, groups)
+    def drawn(self, boards: Mapping[BoardGroup, DrawnBoard], hand_out: HandOut | None) -> None:
         assert hand_out is not None
         first = next(group for group in boards if group.viewer.seat == 1)
         hand_out(first, boards[first])
         self.go_on.wait(5)
-        return facts, version, boards
 
 
 def test_a_board_handed_out_while_drawing_goes_out_at_once_and_once() -> None:
@@ -272,7 +262,7 @@ def test_the_api_is_documented_in_openapi(client: TestClient) -> None:
     assert client.get("/docs").status_code == 200
 
 
-@pytest.mark.postgres
+@pytest.mark.postgres_only
 def test_the_listener_comes_back_after_its_connection_is_cut(postgres_url: str) -> None:
     db = create_engine(postgres_url)
 
@@ -373,17 +363,8 @@ def test_the_listener_follows_a_notified_move_and_wakes_the_room() -> None:
 class PartsPainter(FakePainter):
     """Draws a board of two parts: "moves" changes with the version, "seat" never."""
 
-    def __call__(
-        self,
-        room_id: str,
-        facts: RoomFacts | None,
-        version: int,
-        groups: frozenset[BoardGroup],
-        hand_out: HandOut | None = None,
-        previous: Mapping[BoardGroup, BoardSummary] | None = None,
-    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
-        facts, version, _ = super().__call__(room_id, facts, version, groups)
-        return facts, version, {g: parts_board(g, version) for g in groups}
+    def draw(self, group: BoardGroup, version: int) -> DrawnBoard:
+        return parts_board(group, version)
 
 
 def parts_board(group: BoardGroup, version: int) -> DrawnBoard:

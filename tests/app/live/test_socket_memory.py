@@ -10,36 +10,28 @@ from collections.abc import Mapping
 from typing import cast
 
 from starlette.websockets import WebSocket
-from support.boards import playing_facts, text_board
+from support.boards import text_board
 from support.coroutines import run_async
-from support.hub import SEAT_0, SPECTATOR
+from support.hub import SEAT_0, SPECTATOR, FakePainter
 
-from app.live.frames import BoardSummary, DrawnBoard
+from app.live.frames import DrawnBoard
 from app.live.hub import Hub
 from app.live.sockets import BoardGroup, HandOut, RoomSocket
-from app.reads.roomview import RoomFacts
 from app.routes import ws
 
 
-class WatchedPainter:
+class WatchedPainter(FakePainter):
     """Draws a board per group and keeps only weak references to what it drew."""
 
     def __init__(self) -> None:
-        self.drawn: list[weakref.ref[DrawnBoard]] = []
+        super().__init__(room_version=1)
+        self.watched: list[weakref.ref[DrawnBoard]] = []
 
-    def __call__(
-        self,
-        room_id: str,
-        facts: RoomFacts | None,
-        version: int,
-        groups: frozenset[BoardGroup],
-        hand_out: HandOut | None = None,
-        previous: Mapping[BoardGroup, BoardSummary] | None = None,
-    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
-        facts = playing_facts(room_id, version, spectators=1)
-        boards = {g: text_board(f"{g.viewer.kind}@{version}" * 100) for g in groups}
-        self.drawn.extend(weakref.ref(b) for b in boards.values())
-        return facts, max(version, 0), boards
+    def draw(self, group: BoardGroup, version: int) -> DrawnBoard:
+        return text_board(f"{group.viewer.kind}@{version}" * 100)
+
+    def drawn(self, boards: Mapping[BoardGroup, DrawnBoard], hand_out: HandOut | None) -> None:
+        self.watched.extend(weakref.ref(b) for b in boards.values())
 
 
 class CountingWebSocket:
@@ -72,13 +64,13 @@ def test_an_idle_socket_and_its_feed_keep_no_board_already_sent() -> None:
             await asyncio.wait_for(client.got.wait(), 5)
         await asyncio.sleep(0.05)  # the feed and the senders are back to waiting
         gc.collect()
-        alive = [ref() is not None for ref in painter.drawn]
+        alive = [ref() is not None for ref in painter.watched]
         for sender in senders:
             sender.cancel()
         await asyncio.gather(*senders, return_exceptions=True)
         for socket in sockets:
             hub.leave("r1", socket)
-        return len(painter.drawn), min(client.sent for client in clients), alive
+        return len(painter.watched), min(client.sent for client in clients), alive
 
     drawn, least_sent, alive = run_async(scenario())
     assert drawn == 2  # one board per group: the player's and the spectators'

@@ -8,7 +8,7 @@ from sqlalchemy import text
 from app import db
 
 
-@pytest.mark.postgres
+@pytest.mark.postgres_only
 def test_a_connection_cut_while_idle_is_replaced_before_use(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -30,7 +30,7 @@ def test_a_connection_cut_while_idle_is_replaced_before_use(
         engine.dispose()
 
 
-@pytest.mark.postgres
+@pytest.mark.postgres_only
 def test_a_connection_back_in_the_pool_a_moment_ago_is_not_tried(
     postgres_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

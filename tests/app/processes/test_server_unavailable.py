@@ -34,11 +34,10 @@ def connections_refused(client: TestClient, database_url: str) -> Iterator[None]
         admin.dispose()
 
 
+@pytest.mark.postgres_only  # a PostgreSQL server can refuse new connections; an SQLite file cannot
 def test_a_database_that_refuses_connections_gets_503_and_nothing_changes(
-    client: TestClient, database_url: str, is_postgres: bool
+    client: TestClient, database_url: str
 ) -> None:
-    if not is_postgres:
-        pytest.skip("a PostgreSQL server can refuse new connections; an SQLite file cannot")
     room = new_room(client)
     headers = bearer(room["tokens"][0])
     path = f"/api/rooms/{room['room']}"

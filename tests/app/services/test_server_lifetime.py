@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,6 @@ from app.main import create_app
 from app.models import Room
 from app.services.lifetime import remove_expired_rooms
 from app.settings import Settings
-from bench.appserver import AppServer
 
 
 def age(database_url: str, room_id: str, *, created_days: float, updated_days: float) -> None:
@@ -101,18 +99,13 @@ def test_the_server_sweeps_by_itself(settings: Settings, database_url: str) -> N
         assert rooms_left(database_url) == {kept["room"]}
 
 
-@pytest.fixture
-def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
-    with two_processes(database_url, tmp_path, {"ROOM_SWEEP_INTERVAL": "0.3"}) as servers:
-        yield servers
-
-
 @pytest.mark.slow
-def test_two_processes_sweep_without_fighting(
-    two_servers: list[AppServer], database_url: str
-) -> None:
-    first, second = two_servers
-    with httpx.Client(timeout=10) as http:
+def test_two_processes_sweep_without_fighting(database_url: str, tmp_path: Path) -> None:
+    sweeping = {"ROOM_SWEEP_INTERVAL": "0.3"}
+    with (
+        two_processes(database_url, tmp_path, sweeping) as (first, second),
+        httpx.Client(timeout=10) as http,
+    ):
         made = [
             http.post(f"{server.url}/api/rooms", json={"host_seat": 0}).json()
             for server in (first, second)

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from support.processes import two_processes
 from support.rooms import bearer, new_room, play, play_first, token_of
 
 from app.services.seats import MAX_REISSUES
@@ -232,18 +229,9 @@ def test_resign_from_the_page_in_czech(client: TestClient) -> None:
     assert answer.status_code == 200 and "Vzdali jste se." in answer.text
 
 
-@pytest.fixture
-def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
-    with two_processes(database_url, tmp_path) as servers:
-        yield servers
-
-
 @pytest.mark.slow
-def test_a_reissued_seat_link_stops_working_in_every_process(
-    two_servers: list[AppServer], is_postgres: bool
-) -> None:
-    if not is_postgres:
-        pytest.skip("several processes share live rooms on PostgreSQL only")
+@pytest.mark.postgres_only
+def test_a_reissued_seat_link_stops_working_in_every_process(two_servers: list[AppServer]) -> None:
     first, second = two_servers
     with httpx.Client(timeout=10) as http:
         created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()

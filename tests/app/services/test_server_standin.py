@@ -5,32 +5,49 @@ or claim the game. Through the API and the pages, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, update
 from sqlalchemy.orm import Session
-from support.processes import two_processes
 from support.rooms import bearer, new_room, play_first
 
-from app.main import create_app
-from app.models import Room
+from app.models import Room, Seat
+from app.services import lock
 from app.settings import Settings
 from bench.appserver import AppServer
 
-ABSENT_AFTER = 0.5
+ABSENT_AFTER = Settings().absent_after
 WAIT_S = 60.0
 
 
 @pytest.fixture
-def quick(settings: Settings) -> Iterator[TestClient]:
-    """A server where a player without an open page for half a second counts as gone."""
-    with TestClient(create_app(settings.model_copy(update={"absent_after": ABSENT_AFTER}))) as c:
-        yield c
+def absence_passes(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Moves the server's clock ABSENT_AFTER seconds and one more ahead (back after the test)."""
+    monkeypatch.setattr(lock.clock, "ahead", lock.clock.ahead)
+
+    def move_ahead() -> None:
+        lock.clock.ahead += ABSENT_AFTER + 1
+
+    return move_ahead
+
+
+def gone(database_url: str, room_id: str, seat: int) -> None:
+    """The seat's player last seen ABSENT_AFTER seconds and one more ago (for servers in other
+    processes, whose clock a test cannot move)."""
+    past = datetime.now(UTC) - timedelta(seconds=ABSENT_AFTER + 1)
+    db = create_engine(database_url)
+    with db.begin() as connection:
+        connection.execute(
+            update(Seat)
+            .where(Seat.room_id == room_id, Seat.seat == seat)
+            .values(joined_at=past, last_seen_at=past)
+        )
+    db.dispose()
 
 
 def state(client: TestClient, room_id: str, token: str) -> dict[str, Any]:
@@ -43,40 +60,42 @@ def events(client: TestClient, room_id: str, token: str) -> list[tuple[str, int]
     return [(e["kind"], e["seat"]) for e in found]
 
 
-def test_the_computer_stands_in_until_the_owner_takes_over(quick: TestClient) -> None:
-    room = new_room(quick)
+def test_the_computer_stands_in_until_the_owner_takes_over(
+    client: TestClient, absence_passes: Callable[[], None]
+) -> None:
+    room = new_room(client)
     room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
     assert (
-        play_first(quick, room_id, host).status_code == 200
+        play_first(client, room_id, host).status_code == 200
     )  # now Player 2 (the guest) is to move
-    time.sleep(ABSENT_AFTER + 0.2)
+    absence_passes()
     # only the present player, against the player to move
-    refused = quick.post(f"/api/rooms/{room_id}/standin", headers=bearer(guest))
+    refused = client.post(f"/api/rooms/{room_id}/standin", headers=bearer(guest))
     assert refused.status_code == 409 and refused.json()["code"] == "not_absent"
-    spectator = quick.post(f"/api/rooms/{room_id}/standin", headers=bearer(room["spectator"]))
+    spectator = client.post(f"/api/rooms/{room_id}/standin", headers=bearer(room["spectator"]))
     assert spectator.status_code == 403
-    time.sleep(ABSENT_AFTER + 0.2)  # the guest's request was a sign of life: gone again only now
-    answer = quick.post(f"/api/rooms/{room_id}/standin", headers=bearer(host))
+    absence_passes()  # the guest's request was a sign of life: gone again only now
+    answer = client.post(f"/api/rooms/{room_id}/standin", headers=bearer(host))
     assert answer.status_code == 200 and answer.json() == {"standin_seat": 1}
     # the computer plays Player 2's turn; the owner cannot play over it
     deadline = time.monotonic() + WAIT_S
-    while state(quick, room_id, host)["summary"]["to_move"] != 0:
+    while state(client, room_id, host)["summary"]["to_move"] != 0:
         assert time.monotonic() < deadline, "the stand-in did not move"
         time.sleep(0.05)
-    assert state(quick, room_id, host)["version"] >= 2
-    played = quick.get(f"/api/rooms/{room_id}/moves", headers=bearer(host)).json()["moves"]
+    assert state(client, room_id, host)["version"] >= 2
+    played = client.get(f"/api/rooms/{room_id}/moves", headers=bearer(host)).json()["moves"]
     assert played[1]["seat"] == 1
     # the host moves; when it is Player 2's turn again, the computer plays on
-    assert play_first(quick, room_id, host).status_code == 200
-    while state(quick, room_id, host)["summary"]["to_move"] != 0:
+    assert play_first(client, room_id, host).status_code == 200
+    while state(client, room_id, host)["summary"]["to_move"] != 0:
         assert time.monotonic() < deadline, "the stand-in did not move again"
         time.sleep(0.05)
     # the owner comes back and takes over
-    back = quick.post(f"/api/rooms/{room_id}/take-over", headers=bearer(guest))
+    back = client.post(f"/api/rooms/{room_id}/take-over", headers=bearer(guest))
     assert back.status_code == 200 and back.json() == {"standin_seat": None}
-    again = quick.post(f"/api/rooms/{room_id}/take-over", headers=bearer(guest))
+    again = client.post(f"/api/rooms/{room_id}/take-over", headers=bearer(guest))
     assert again.status_code == 409 and again.json()["code"] == "no_standin"
-    assert events(quick, room_id, host) == [("standin_started", 1), ("standin_ended", 1)]
+    assert events(client, room_id, host) == [("standin_started", 1), ("standin_ended", 1)]
 
 
 def test_the_owner_cannot_move_while_the_computer_stands_in(
@@ -99,36 +118,40 @@ def test_the_owner_cannot_move_while_the_computer_stands_in(
     assert play_first(client, room_id, guest).status_code == 200
 
 
-def test_claim_wins_the_game_because_the_opponent_left(quick: TestClient) -> None:
-    room = new_room(quick)
+def test_claim_wins_the_game_because_the_opponent_left(
+    client: TestClient, absence_passes: Callable[[], None]
+) -> None:
+    room = new_room(client)
     room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
-    assert play_first(quick, room_id, host).status_code == 200
-    time.sleep(ABSENT_AFTER + 0.2)
-    answer = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+    assert play_first(client, room_id, host).status_code == 200
+    absence_passes()
+    answer = client.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
     assert answer.status_code == 200 and answer.json() == {"ending": "claimed", "seat": 0}
-    body = state(quick, room_id, guest)
+    body = state(client, room_id, guest)
     assert body["finished"] and body["result"]["winner"] == 0
     assert body["result"]["ending"] == {"kind": "claimed", "seat": 0}
-    assert events(quick, room_id, guest) == [("claimed", 0)]
-    quick.get(f"/s/{guest}")
-    table = quick.get(f"/rooms/{room_id}").text
+    assert events(client, room_id, guest) == [("claimed", 0)]
+    client.get(f"/s/{guest}")
+    table = client.get(f"/rooms/{room_id}").text
     assert "The game was claimed: the opponent left." in table and "Player 1 wins." in table
 
 
-def test_an_open_page_keeps_a_player_present(quick: TestClient) -> None:
-    room = new_room(quick)
+def test_an_open_page_keeps_a_player_present(
+    client: TestClient, absence_passes: Callable[[], None]
+) -> None:
+    room = new_room(client)
     room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
-    assert play_first(quick, room_id, host).status_code == 200
-    with quick.websocket_connect(f"/ws/rooms/{room_id}?token={guest}") as socket:
+    assert play_first(client, room_id, host).status_code == 200
+    with client.websocket_connect(f"/ws/rooms/{room_id}?token={guest}") as socket:
         socket.receive_text()
-        time.sleep(ABSENT_AFTER + 0.2)
-        refused = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+        absence_passes()
+        refused = client.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
         assert refused.status_code == 409 and refused.json()["code"] == "not_absent"
     # the page closed just now: the player is seen until then
-    refused = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+    refused = client.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
     assert refused.status_code == 409
-    time.sleep(ABSENT_AFTER + 0.2)
-    assert quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host)).status_code == 200
+    absence_passes()
+    assert client.post(f"/api/rooms/{room_id}/claim", headers=bearer(host)).status_code == 200
 
 
 def test_nothing_to_claim_before_the_absence_time(client: TestClient) -> None:
@@ -141,31 +164,26 @@ def test_nothing_to_claim_before_the_absence_time(client: TestClient) -> None:
         assert refused.status_code == 409 and refused.json()["code"] == "not_absent"
 
 
-def test_the_table_offers_the_present_player_what_to_do(quick: TestClient) -> None:
-    room = new_room(quick)
+def test_the_table_offers_the_present_player_what_to_do(
+    client: TestClient, absence_passes: Callable[[], None]
+) -> None:
+    room = new_room(client)
     room_id, host = room["room"], room["tokens"][0]
-    assert play_first(quick, room_id, host).status_code == 200
-    time.sleep(ABSENT_AFTER + 0.2)
-    quick.get(f"/s/{host}")
-    table = quick.get(f"/rooms/{room_id}").text
+    assert play_first(client, room_id, host).status_code == 200
+    absence_passes()
+    client.get(f"/s/{host}")
+    table = client.get(f"/rooms/{room_id}").text
     assert 'id="standin-button"' in table and 'id="claim-confirm"' in table
-    answer = quick.post(f"/rooms/{room_id}/standin", headers={"Accept-Language": "pt-BR"})
+    answer = client.post(f"/rooms/{room_id}/standin", headers={"Accept-Language": "pt-BR"})
     assert answer.status_code == 200
     assert "O computador joga pelo seu adversário" in answer.text
 
 
-@pytest.fixture
-def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
-    with two_processes(database_url, tmp_path, {"ABSENT_AFTER": str(ABSENT_AFTER)}) as servers:
-        yield servers
-
-
 @pytest.mark.slow
+@pytest.mark.postgres_only
 def test_two_processes_agree_on_the_stand_in(
-    two_servers: list[AppServer], is_postgres: bool
+    two_servers: list[AppServer], database_url: str
 ) -> None:
-    if not is_postgres:
-        pytest.skip("several processes share live rooms on PostgreSQL only")
     first, second = two_servers
     with httpx.Client(timeout=10) as http:
         created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()
@@ -174,7 +192,7 @@ def test_two_processes_agree_on_the_stand_in(
         guest = http.post(f"{second.url}/api/invites/{invite}").json()["token"]
         moved = play_first(http, room_id, host, version=0, base=first.url)
         assert moved.status_code == 200
-        time.sleep(ABSENT_AFTER + 0.3)
+        gone(database_url, room_id, 1)
         answer = http.post(f"{second.url}/api/rooms/{room_id}/standin", headers=bearer(host))
         assert answer.status_code == 200, answer.text
         deadline = time.monotonic() + WAIT_S
@@ -196,32 +214,36 @@ def test_two_processes_agree_on_the_stand_in(
         assert [e["kind"] for e in kinds["events"]] == ["standin_started", "standin_ended"]
 
 
-def test_a_player_who_plays_through_the_api_is_not_absent(quick: TestClient) -> None:
+def test_a_player_who_plays_through_the_api_is_not_absent(
+    client: TestClient, absence_passes: Callable[[], None]
+) -> None:
     """A request made with a seat's link is a sign of life, socket or not: a player who moves
     through the API cannot be claimed against while playing."""
-    room = new_room(quick)
+    room = new_room(client)
     room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
-    assert play_first(quick, room_id, host).status_code == 200
-    time.sleep(ABSENT_AFTER + 0.2)
-    assert play_first(quick, room_id, guest).status_code == 200  # the guest moves, no page open
-    assert play_first(quick, room_id, host).status_code == 200
-    claim = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+    assert play_first(client, room_id, host).status_code == 200
+    absence_passes()
+    assert play_first(client, room_id, guest).status_code == 200  # the guest moves, no page open
+    assert play_first(client, room_id, host).status_code == 200
+    claim = client.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
     assert claim.status_code == 409 and claim.json()["code"] == "not_absent"
     # Silent from then on by every measure, the guest is gone again.
-    time.sleep(ABSENT_AFTER + 0.2)
-    claim = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+    absence_passes()
+    claim = client.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
     assert claim.status_code == 200 and claim.json()["ending"] == "claimed"
-    assert state(quick, room_id, guest)["result"]["ending"]["kind"] == "claimed"
+    assert state(client, room_id, guest)["result"]["ending"]["kind"] == "claimed"
 
 
-def test_a_new_link_for_the_opponent_restarts_their_absence_clock(quick: TestClient) -> None:
+def test_a_new_link_for_the_opponent_restarts_their_absence_clock(
+    client: TestClient, absence_passes: Callable[[], None]
+) -> None:
     """The host cannot take the opponent's link away and claim at once: the absence clock starts
     again when the new link is issued (and again when it is first used)."""
-    room = new_room(quick)
+    room = new_room(client)
     room_id, host = room["room"], room["tokens"][0]
-    assert play_first(quick, room_id, host).status_code == 200  # the guest is to move
-    time.sleep(ABSENT_AFTER + 0.2)
-    reissued = quick.post(f"/api/rooms/{room_id}/seat-link", headers=bearer(host))
+    assert play_first(client, room_id, host).status_code == 200  # the guest is to move
+    absence_passes()
+    reissued = client.post(f"/api/rooms/{room_id}/seat-link", headers=bearer(host))
     assert reissued.status_code == 200
-    claim = quick.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+    claim = client.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
     assert claim.status_code == 409 and claim.json()["code"] == "not_absent"

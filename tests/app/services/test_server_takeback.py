@@ -7,14 +7,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from support.processes import two_processes
 from support.rooms import bearer, new_room, play_first
 
 import engine
@@ -158,16 +155,9 @@ def test_the_computer_accepts_unless_strong(database_url: str, level: str, agree
         db.dispose()
 
 
-@pytest.fixture
-def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
-    with two_processes(database_url, tmp_path) as servers:
-        yield servers
-
-
 @pytest.mark.slow
-def test_two_processes_agree_on_a_takeback(two_servers: list[AppServer], is_postgres: bool) -> None:
-    if not is_postgres:
-        pytest.skip("several processes share live rooms on PostgreSQL only")
+@pytest.mark.postgres_only
+def test_two_processes_agree_on_a_takeback(two_servers: list[AppServer]) -> None:
     first, second = two_servers
     with httpx.Client(timeout=10) as http:
         created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()

@@ -21,7 +21,8 @@ OTHER_SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="d" * 
 
 
 class FakePainter:
-    """Records what the hub asks for and draws "who@version" for every group."""
+    """Records what the hub asks for and draws "who@version" for every group (`draw`; a subclass
+    may draw otherwise, or act on the boards drawn before returning them: `drawn`)."""
 
     def __init__(self, room_version: int = 0) -> None:
         self.room_version = room_version
@@ -44,11 +45,15 @@ class FakePainter:
         if facts is None:
             facts = playing_facts(room_id, self.room_version, spectators=0)
         version = max(version, facts.version)
-        return (
-            facts,
-            version,
-            {g: text_board(f"{g.viewer.kind}{g.viewer.seat}@{version}") for g in groups},
-        )
+        boards = {group: self.draw(group, version) for group in groups}
+        self.drawn(boards, hand_out)
+        return facts, version, boards
+
+    def draw(self, group: BoardGroup, version: int) -> DrawnBoard:
+        return text_board(f"{group.viewer.kind}{group.viewer.seat}@{version}")
+
+    def drawn(self, boards: Mapping[BoardGroup, DrawnBoard], hand_out: HandOut | None) -> None:
+        """What the painter does with the boards before the hub gets them: nothing here."""
 
 
 def socket_for(viewer: Viewer, lang: str = "en") -> RoomSocket:

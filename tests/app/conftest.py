@@ -2,8 +2,9 @@
 
 PostgreSQL comes from TEST_DATABASE_URL (CI sets it); without it a fresh database is created on
 127.0.0.1 with `createdb` when the server answers. Missing PostgreSQL fails the run when CI=true
-and skips those tests otherwise. A test marked `postgres_only` runs on PostgreSQL alone. Tables are emptied between tests; before that, every room in
-the database is checked: replaying its move log must reproduce its stored snapshot.
+and skips those tests otherwise; a test marked `postgres_only` runs on PostgreSQL alone. Tables
+are emptied between tests; before that, every room in the database is checked: replaying its
+move log must reproduce its stored snapshot.
 """
 
 from __future__ import annotations
@@ -112,17 +113,18 @@ def check_snapshots(db: Engine) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test marked `postgres_only` runs on PostgreSQL alone: its SQLite case is left out, and
     it counts among the `postgres` tests."""
-    sqlite_only_cases = []
+    on_sqlite = []
     for item in items:
         if item.get_closest_marker("postgres_only") is None:
             continue
         item.add_marker(pytest.mark.postgres)
         callspec = getattr(item, "callspec", None)
         if callspec is not None and callspec.params.get("database_url") == "sqlite":
-            sqlite_only_cases.append(item)
-    if sqlite_only_cases:
-        config.hook.pytest_deselected(items=sqlite_only_cases)
-        items[:] = [item for item in items if item not in sqlite_only_cases]
+            on_sqlite.append(item)
+    if on_sqlite:
+        config.hook.pytest_deselected(items=on_sqlite)
+        left_out = set(on_sqlite)
+        items[:] = [item for item in items if item not in left_out]
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -161,11 +163,6 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as test_client:
         yield test_client
-
-
-@pytest.fixture
-def is_postgres(database_url: str) -> bool:
-    return database_url.startswith("postgresql")
 
 
 @pytest.fixture

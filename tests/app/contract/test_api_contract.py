@@ -2,8 +2,8 @@
 each database (the command docs/server.md gives for a run by hand).
 
 The room it is given is started against the computer, so the seat token reaches every operation;
-`tests/app/contract/schemathesis.toml` hands the room and the token to every request. The seed and the number
-of examples are fixed: the same cases every run, well under a minute per database.
+`tests/app/contract/schemathesis.toml` hands the room and the token to every request. The seed
+and the number of examples are fixed: the same cases every run, well under a minute per database.
 """
 
 from __future__ import annotations

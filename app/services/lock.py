@@ -11,10 +11,11 @@ plain row (a move's lock: it needs a handful of values, not the whole row with i
 from __future__ import annotations
 
 import threading
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy import Row, select, update
@@ -88,6 +89,24 @@ def _held(session: Session, room_id: str, room: _Locked | None) -> Iterator[_Loc
             session.rollback()
 
 
+class Clock:
+    """The server's time: what writes stamp on rows and presence measures absence against
+    (`now`), and what its throttles count with (`monotonic`), both `ahead` seconds past the
+    system's. One per process (`clock`); tests of absence move it ahead instead of waiting."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) + timedelta(seconds=self.ahead)
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self.ahead
+
+
+clock = Clock()
+
+
 def now() -> datetime:
     """The time a write stamps on its rows."""
-    return datetime.now(UTC)
+    return clock.now()

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from app.live.notify import queue_notify
 from app.models import Connection, Room, Seat, ServerProcess
 from app.reads.roomview import Viewer
+from app.services.lock import clock
 from app.services.lock import now as stamp
 
 
@@ -79,7 +80,7 @@ class RecentlySeen:
 
     def due(self, room_id: str, seat: int) -> bool:
         """Whether this request of the seat should write it as seen (and remember that it did)."""
-        now = time.monotonic()
+        now = clock.monotonic()
         last = self._at.get((room_id, seat))
         if last is not None and now - last < self.every:
             return False

@@ -2,8 +2,9 @@
 
 PostgreSQL comes from TEST_DATABASE_URL (CI sets it); without it a fresh database is created on
 127.0.0.1 with `createdb` when the server answers. Missing PostgreSQL fails the run when CI=true
-and skips those tests otherwise. Tables are emptied between tests; before that, every room in
-the database is checked: replaying its move log must reproduce its stored snapshot.
+and skips those tests otherwise; a test marked `postgres_only` runs on PostgreSQL alone. Tables
+are emptied between tests; before that, every room in the database is checked: replaying its
+move log must reproduce its stored snapshot.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import Engine
+from support.processes import two_processes
 
 import engine
 from engine import games
@@ -29,6 +31,7 @@ from app.models import Move, Room
 from app.reads import catalogs
 from app.reads.positions import effective_of
 from app.settings import Settings
+from bench.appserver import AppServer
 
 IN_CI = os.environ.get("CI") == "true"
 TABLES = (
@@ -123,6 +126,23 @@ def check_snapshots(db: Engine) -> None:
             assert engine.summary(state) == json.loads(snapshot), room_id
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test marked `postgres_only` runs on PostgreSQL alone: its SQLite case is left out, and
+    it counts among the `postgres` tests."""
+    on_sqlite = []
+    for item in items:
+        if item.get_closest_marker("postgres_only") is None:
+            continue
+        item.add_marker(pytest.mark.postgres)
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("database_url") == "sqlite":
+            on_sqlite.append(item)
+    if on_sqlite:
+        config.hook.pytest_deselected(items=on_sqlite)
+        left_out = set(on_sqlite)
+        items[:] = [item for item in items if item not in left_out]
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A migrated, empty database on each backend."""
@@ -151,7 +171,7 @@ def _truncate(url: str) -> None:
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     """The server's settings; tests open rooms faster than the per-address limit allows
-    (tests/app/test_server_limits.py checks the limit)."""
+    (tests/app/edge/test_server_limits.py checks the limit)."""
     return Settings(database_url=database_url, data_dir=tmp_path, rooms_per_minute=0)
 
 
@@ -162,5 +182,7 @@ def client(settings: Settings) -> Iterator[TestClient]:
 
 
 @pytest.fixture
-def is_postgres(database_url: str) -> bool:
-    return database_url.startswith("postgresql")
+def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
+    """Two server processes on the test's database (`support.processes.two_processes`)."""
+    with two_processes(database_url, tmp_path) as servers:
+        yield servers

@@ -14,7 +14,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
-from test_ui_board import view_of
+from support.boards import view_of
 
 import engine
 from app.i18n import COOKIE, LANGUAGES, LOCALE_DIR, negotiate, po_path

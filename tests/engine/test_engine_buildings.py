@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from engine_support import GOODS, canonical_text, moves_for, player, position, use
+from spec_model import LOCKED
 
 from engine import IllegalMove, apply, summary
 
@@ -365,16 +366,6 @@ CASES: list[Case] = [
 ]
 
 ALL_USABLE = sorted({case.building for case in CASES})
-LOCKED = (
-    "fish_factory",
-    "town_hall",
-    "zoo",
-    "pont_de_normandie",
-    "grain_silo",
-    "wood_factory",
-    "dock",
-    "brick_factory",
-)
 
 
 def test_every_usable_building_has_four_cases() -> None:
@@ -707,7 +698,7 @@ def test_restaurant_and_wood_trader_with_no_food_offer_zero_repetitions() -> Non
     assert after["players"][0]["francs"] == 2
 
 
-@pytest.mark.parametrize("building", LOCKED)
+@pytest.mark.parametrize("building", sorted(LOCKED))
 def test_locked_buildings_are_never_used(building: str) -> None:
     """Locked buildings are owned off the wheel (age null) and have no use move."""
     state = position(player(30, {}, {building: None}))

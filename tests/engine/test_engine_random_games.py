@@ -16,7 +16,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from spec_model import BUILDINGS, CATALOG, LOCKED
+from spec_model import BUILDINGS, CATALOG, LOCKED, value
 
 from engine import (
     GameState,
@@ -58,21 +58,6 @@ def round_clock(turn: int) -> tuple[str, int]:
             return entry["letter"], start + entry["actions"] - turn
         start += entry["actions"]
     return LETTERS[-1], 0
-
-
-def amount(cell: list[int]) -> int:
-    return 3 * cell[0] + cell[1]
-
-
-def value(building: str, owner: dict[str, Any]) -> int:
-    """SPEC §7: fixed value, r x goods of G, or r x the owner's dock_symbol buildings."""
-    printed = BUILDINGS[building]["value"]
-    if isinstance(printed, int):
-        return printed
-    if printed["per"] == "dock_symbol":
-        count = sum(1 for b in owner["buildings"] if BUILDINGS[b].get("dock_symbol"))
-        return int(printed["rate"]) * count
-    return int(printed["rate"]) * amount(owner["goods"][printed["per"]])
 
 
 def check_position(data: dict[str, Any], actions: int) -> None:

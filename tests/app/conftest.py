@@ -24,7 +24,6 @@ from sqlalchemy.engine import Engine
 from support.processes import two_processes
 
 import engine
-from engine import games
 from app.main import create_app
 from app.migrate import upgrade
 from app.models import Move, Room
@@ -32,6 +31,7 @@ from app.reads import catalogs
 from app.reads.positions import effective_of
 from app.settings import Settings
 from bench.appserver import AppServer
+from engine import games
 
 IN_CI = os.environ.get("CI") == "true"
 TABLES = (

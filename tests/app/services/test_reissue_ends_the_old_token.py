@@ -11,10 +11,11 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room, token_of, two_processes
 from sqlalchemy import create_engine, text, update
 from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
+from support.processes import two_processes
+from support.rooms import bearer, new_room, token_of
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
+from support.rooms import bearer, new_room
 
 from app.models import Room
 from app.services.lifetime import remove_expired_rooms

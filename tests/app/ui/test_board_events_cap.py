@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room
+from support.rooms import bearer, new_room
 
 from app.ui import roomlife
 

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, new_room
+from support.rooms import bearer, new_room
 
 import engine
 from app.db import make_engine, make_sessionmaker

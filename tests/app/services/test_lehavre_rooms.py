@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, token_of
+from support.rooms import bearer, token_of
 
 
 def lehavre_room(client: TestClient, players: int, **more: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import new_room
+from support.rooms import new_room
 
 from app.edge.cookies import cookie_name
 

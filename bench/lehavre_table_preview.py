@@ -6,7 +6,7 @@ table fills up), then renders `app.ui.lehavre` for the player to move, with the 
 
     .venv/bin/python bench/lehavre_table_preview.py --players 4 --seed 7 --moves 120 -o /tmp/lh.html
     .venv/bin/python bench/lehavre_table_preview.py --lang cs --viewer 0
-    .venv/bin/python bench/lehavre_table_preview.py --screenshot docs/le-havre/table.png --width 1280
+    .venv/bin/python bench/lehavre_table_preview.py --screenshot /tmp/lehavre-table.png --width 1280
     .venv/bin/python bench/lehavre_table_preview.py --axe      # serious and critical axe findings
 
 Screenshots and axe (axe-playwright-python) run in Debian's Chromium, /usr/bin/chromium.

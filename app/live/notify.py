@@ -34,6 +34,12 @@ class Publisher(Protocol):
     def room_changed(self, room_id: str, version: int | None) -> None: ...
 
 
+class SeatPublisher(Publisher, Protocol):
+    """Also told after a commit that a seat token of a room changed (a seat link reissued)."""
+
+    def seat_tokens_changed(self, room_id: str | None) -> None: ...
+
+
 class ChatPublisher(Protocol):
     """Told after a commit that a room's chat changed."""
 

@@ -46,17 +46,12 @@ def post_seat_link(page: PageActDep) -> HTMLResponse:
     """The host issues a new seat link for the other seat; the answer shows it (only here).
     The other player's open pages are closed (they reconnect, refused with the old link)."""
 
-    def reissue() -> str:
-        link = seats.reissue_seat_link(
-            page.session, viewer=page.viewer, base_url=page.base_url, publisher=page.hub
-        )
-        page.hub.seat_tokens_changed(page.viewer.room_id)
-        return link
-
     return act_in_panel(
         page,
         title=page.t.gettext("New seat link"),
-        act=reissue,
+        act=lambda: seats.reissue_seat_link(
+            page.session, viewer=page.viewer, base_url=page.base_url, publisher=page.hub
+        ),
         lines=lambda link: [
             page.t.gettext("Send this new seat link to your opponent: %(link)s", link=link)
         ],

@@ -104,7 +104,6 @@ def post_seat_link(
     else, 409 "no_seat_to_reissue" while the invite is unused or the computer holds the seat."""
     link = seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub)
     assert viewer.seat is not None
-    hub.seat_tokens_changed(room_id)
     return NewSeatLinkOut(seat=1 - viewer.seat, seat_link=link)
 
 

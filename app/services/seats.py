@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.edge.links import seat_link
 from app.edge.tokens import looks_like_token, new_token, spectator_token_for, token_hash
-from app.live.notify import Publisher, queue_notify
+from app.live.notify import Publisher, SeatPublisher, queue_notify
 from app.models import Link, RematchOffer, Room, RoomEvent, Seat
 from app.reads.positions import Memory
 from app.reads.roomview import Viewer
@@ -189,7 +189,7 @@ def claim_invite(
 
 
 def reissue_seat_link(
-    session: Session, *, viewer: Viewer, base_url: str, publisher: Publisher | None = None
+    session: Session, *, viewer: Viewer, base_url: str, publisher: SeatPublisher | None = None
 ) -> str:
     """The host gives the other seat a new token and gets its new seat link, for a guest who
     lost theirs. The old link stops opening the seat at once, and so do the spectator link
@@ -230,6 +230,7 @@ def reissue_seat_link(
     forget_seat_tokens(viewer.room_id)
     if publisher is not None:
         publisher.room_changed(viewer.room_id, None)
+        publisher.seat_tokens_changed(viewer.room_id)
     return seat_link(base_url, token)
 
 

@@ -68,7 +68,7 @@ def _lehavre_page(view: RoomView, lang: str) -> dict[str, Any]:
     return {
         "view": view,
         "room_id": view.room_id,
-        "board": Markup(lehavre.render_board(view, lang=lang)),
+        "board": Markup(lehavre.draw_board(view, lang=lang).whole()),
     }
 
 

@@ -132,8 +132,3 @@ def draw_board(
         pieces=pieces,
         shell=part_hash(PART_MARK.join(pieces[1:])),
     )
-
-
-def render_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> str:
-    """The whole board for one viewer (the room page, a refused move's answer)."""
-    return draw_board(view, lang=lang).whole()

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import random
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, cast
 
@@ -15,16 +15,25 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocket
 from support.coroutines import run_async
-from support.hub import OTHER_SPECTATOR, SEAT_0, SEAT_1, SPECTATOR, FakePainter, board, socket_for
+from support.hub import (
+    OTHER_SPECTATOR,
+    SEAT_0,
+    SEAT_1,
+    SPECTATOR,
+    Boards,
+    FakePainter,
+    Previous,
+    board,
+    socket_for,
+)
 
 import engine
 from app.live import notify
-from app.live.frames import PATCH_PREFIX, BoardSummary, DrawnBoard, frame_of, part_hash
+from app.live.frames import PATCH_PREFIX, DrawnBoard, frame_of, part_hash
 from app.live.hub import Hub
 from app.live.painters import drawing_order
 from app.live.sockets import BoardGroup, HandOut, RoomSocket
 from app.reads import positions
-from app.reads.roomview import RoomFacts
 from app.routes import ws
 
 
@@ -92,11 +101,12 @@ class HandingPainter(FakePainter):
         super().__init__()
         self.go_on = threading.Event()
 
-    def drawn(self, boards: Mapping[BoardGroup, DrawnBoard], hand_out: HandOut | None) -> None:
+    def drawn(self, boards: Boards, hand_out: HandOut | None, previous: Previous) -> Boards:
         assert hand_out is not None
         first = next(group for group in boards if group.viewer.seat == 1)
         hand_out(first, boards[first])
         self.go_on.wait(5)
+        return boards
 
 
 def test_a_board_handed_out_while_drawing_goes_out_at_once_and_once() -> None:
@@ -419,26 +429,12 @@ class ChangedPartsPainter(PartsPainter):
         self.previous: list[frozenset[BoardGroup]] = []
         self.during: Callable[[], None] | None = None
 
-    def __call__(
-        self,
-        room_id: str,
-        facts: RoomFacts | None,
-        version: int,
-        groups: frozenset[BoardGroup],
-        hand_out: HandOut | None = None,
-        previous: Mapping[BoardGroup, BoardSummary] | None = None,
-    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
-        facts, version, boards = super().__call__(room_id, facts, version, groups)
-        previous = previous or {}
+    def drawn(self, boards: Boards, hand_out: HandOut | None, previous: Previous) -> Boards:
         self.previous.append(frozenset(previous))
         if self.during is not None:
             self.during()
             self.during = None
-        return (
-            facts,
-            version,
-            {g: _only_moves(b) if g in previous else b for g, b in boards.items()},
-        )
+        return {g: _only_moves(b) if g in previous else b for g, b in boards.items()}
 
 
 def _only_moves(board: DrawnBoard) -> DrawnBoard:

@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
-from collections.abc import Mapping
 from typing import cast
 
 from starlette.websockets import WebSocket
 from support.boards import text_board
 from support.coroutines import run_async
-from support.hub import SEAT_0, SPECTATOR, FakePainter
+from support.hub import SEAT_0, SPECTATOR, Boards, FakePainter, Previous
 
 from app.live.frames import DrawnBoard
 from app.live.hub import Hub
@@ -30,8 +29,9 @@ class WatchedPainter(FakePainter):
     def draw(self, group: BoardGroup, version: int) -> DrawnBoard:
         return text_board(f"{group.viewer.kind}@{version}" * 100)
 
-    def drawn(self, boards: Mapping[BoardGroup, DrawnBoard], hand_out: HandOut | None) -> None:
+    def drawn(self, boards: Boards, hand_out: HandOut | None, previous: Previous) -> Boards:
         self.watched.extend(weakref.ref(b) for b in boards.values())
+        return boards
 
 
 class CountingWebSocket:

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from support.boards import board_version, is_board
-from support.rooms import first_action, post_move
+from support.rooms import first_action, new_room, post_move
 from websockets.sync.client import ClientConnection, connect
 
 from bench.appserver import ROOT, AppServer
@@ -44,17 +44,6 @@ def api(
     return response.json()
 
 
-def open_room(http: httpx.Client, host: str, guest: str) -> dict[str, Any]:
-    created = api(http, "POST", f"{host}/api/rooms", body={"host_seat": 0})
-    invite = created["invite_link"].rsplit("/", 1)[1]
-    claimed = api(http, "POST", f"{guest}/api/invites/{invite}")
-    return {
-        "room": created["room"],
-        "tokens": {0: created["token"], 1: claimed["token"]},
-        "spectator": created["spectator_link"].rsplit("/", 1)[1],
-    }
-
-
 def move(http: httpx.Client, base: str, room: dict[str, Any], version: int) -> dict[str, Any]:
     """The seat to move plays its first action (sells last); returns the move."""
     state = api(http, "GET", f"{base}/api/rooms/{room['room']}", room["spectator"])
@@ -71,7 +60,7 @@ def test_sigkill_loses_no_acknowledged_move(
 ) -> None:
     server = start(servers, database_url, tmp_path)
     with httpx.Client(timeout=10) as http:
-        room = open_room(http, server.url, server.url)
+        room = new_room(http, base=server.url)
         acknowledged = [move(http, server.url, room, version) for version in range(12)]
         server.kill()
         server.start()
@@ -104,7 +93,7 @@ def test_two_processes_serve_one_room_through_listen_notify(
     first = start(servers, database_url, tmp_path)
     second = start(servers, database_url, tmp_path)
     with httpx.Client(timeout=10) as http:
-        room = open_room(http, first.url, second.url)
+        room = new_room(http, base=first.url, guest_base=second.url)
         ws_url = "ws://127.0.0.1:{port}/ws/rooms/{room}?token={token}"
         with (
             connect(

@@ -234,22 +234,16 @@ def test_resign_from_the_page_in_czech(client: TestClient) -> None:
 def test_a_reissued_seat_link_stops_working_in_every_process(two_servers: list[AppServer]) -> None:
     first, second = two_servers
     with httpx.Client(timeout=10) as http:
-        created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()
-        room_id = created["room"]
-        guest = http.post(f"{second.url}/api/invites/{token_of(created['invite_link'])}").json()
+        room = new_room(http, base=first.url, guest_base=second.url)
+        room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
         # the second process has seen the guest's token (and remembers it)
-        seen = http.get(f"{second.url}/api/rooms/{room_id}", headers=bearer(guest["token"]))
+        seen = http.get(f"{second.url}/api/rooms/{room_id}", headers=bearer(guest))
         assert seen.status_code == 200
-        answer = http.post(
-            f"{first.url}/api/rooms/{room_id}/seat-link", headers=bearer(created["token"])
-        )
+        answer = http.post(f"{first.url}/api/rooms/{room_id}/seat-link", headers=bearer(host))
         assert answer.status_code == 200
         deadline = time.monotonic() + 5
         while (
-            http.get(
-                f"{second.url}/api/rooms/{room_id}", headers=bearer(guest["token"])
-            ).status_code
-            == 200
+            http.get(f"{second.url}/api/rooms/{room_id}", headers=bearer(guest)).status_code == 200
         ):
             assert time.monotonic() < deadline, "the old seat token still opens the room"
             time.sleep(0.05)

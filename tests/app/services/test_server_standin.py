@@ -186,10 +186,8 @@ def test_two_processes_agree_on_the_stand_in(
 ) -> None:
     first, second = two_servers
     with httpx.Client(timeout=10) as http:
-        created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()
-        room_id, host = created["room"], created["token"]
-        invite = created["invite_link"].rsplit("/", 1)[1]
-        guest = http.post(f"{second.url}/api/invites/{invite}").json()["token"]
+        room = new_room(http, base=first.url, guest_base=second.url)
+        room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
         moved = play_first(http, room_id, host, version=0, base=first.url)
         assert moved.status_code == 200
         gone(database_url, room_id, 1)

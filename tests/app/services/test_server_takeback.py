@@ -160,34 +160,26 @@ def test_the_computer_accepts_unless_strong(database_url: str, level: str, agree
 def test_two_processes_agree_on_a_takeback(two_servers: list[AppServer]) -> None:
     first, second = two_servers
     with httpx.Client(timeout=10) as http:
-        created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()
-        invite = created["invite_link"].rsplit("/", 1)[1]
-        guest = http.post(f"{second.url}/api/invites/{invite}").json()
-        room = {"room": created["room"], "tokens": {0: created["token"], 1: guest["token"]}}
-        assert play_first(http, room["room"], room["tokens"][0], base=first.url).status_code == 200
+        room = new_room(http, base=first.url, guest_base=second.url)
+        host, guest = room["tokens"][0], room["tokens"][1]
+        assert play_first(http, room["room"], host, base=first.url).status_code == 200
         for server in (first, second):  # both processes cache the position at version 1
-            seen = http.get(
-                f"{server.url}/api/rooms/{room['room']}", headers=bearer(guest["token"])
-            )
+            seen = http.get(f"{server.url}/api/rooms/{room['room']}", headers=bearer(guest))
             assert seen.json()["version"] == 1
-        asked = http.post(
-            f"{first.url}/api/rooms/{room['room']}/takeback", headers=bearer(created["token"])
-        )
+        asked = http.post(f"{first.url}/api/rooms/{room['room']}/takeback", headers=bearer(host))
         assert asked.json() == {"status": "asked"}
         accepted = http.post(
             f"{second.url}/api/rooms/{room['room']}/takeback/answer",
             json={"accept": True},
-            headers=bearer(guest["token"]),
+            headers=bearer(guest),
         )
         assert accepted.status_code == 200
         time.sleep(0.2)
         for server in (first, second):
-            body = http.get(
-                f"{server.url}/api/rooms/{room['room']}", headers=bearer(guest["token"])
-            ).json()
+            body = http.get(f"{server.url}/api/rooms/{room['room']}", headers=bearer(guest)).json()
             assert body["version"] == 2
             assert body["summary"] == engine.summary(engine.new_game())
-        assert play_first(http, room["room"], room["tokens"][0], base=second.url).status_code == 200
+        assert play_first(http, room["room"], host, base=second.url).status_code == 200
 
 
 def test_a_takeback_counts_ones_own_moves_sells_included() -> None:

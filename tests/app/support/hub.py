@@ -14,6 +14,9 @@ from app.live.sockets import BoardGroup, HandOut, RoomSocket
 from app.reads.roomview import RoomFacts, Viewer
 from support.boards import playing_facts, text_board
 
+Boards = Mapping[BoardGroup, DrawnBoard]
+Previous = Mapping[BoardGroup, BoardSummary]
+
 SEAT_0 = Viewer(room_id="r1", seat=0, kind="seat", token="a" * 43)
 SEAT_1 = Viewer(room_id="r1", seat=1, kind="seat", token="b" * 43)
 SPECTATOR = Viewer(room_id="r1", seat=None, kind="spectator", token="c" * 43)
@@ -46,14 +49,14 @@ class FakePainter:
             facts = playing_facts(room_id, self.room_version, spectators=0)
         version = max(version, facts.version)
         boards = {group: self.draw(group, version) for group in groups}
-        self.drawn(boards, hand_out)
-        return facts, version, boards
+        return facts, version, self.drawn(boards, hand_out, previous or {})
 
     def draw(self, group: BoardGroup, version: int) -> DrawnBoard:
         return text_board(f"{group.viewer.kind}{group.viewer.seat}@{version}")
 
-    def drawn(self, boards: Mapping[BoardGroup, DrawnBoard], hand_out: HandOut | None) -> None:
-        """What the painter does with the boards before the hub gets them: nothing here."""
+    def drawn(self, boards: Boards, hand_out: HandOut | None, previous: Previous) -> Boards:
+        """The boards the hub gets, from those drawn: the same here."""
+        return boards
 
 
 def socket_for(viewer: Viewer, lang: str = "en") -> RoomSocket:

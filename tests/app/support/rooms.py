@@ -19,17 +19,24 @@ def token_of(link: str) -> str:
 
 
 def new_room(
-    client: TestClient, host_seat: int | str = 0, catalog: str | None = None
+    client: httpx.Client,
+    host_seat: int | str = 0,
+    catalog: str | None = None,
+    *,
+    base: str = "",
+    guest_base: str | None = None,
 ) -> dict[str, Any]:
     """A room with both seats claimed: {"room", "tokens": {seat: token}, "spectator", ...},
-    played with `catalog` (None: the default for new rooms)."""
+    played with `catalog` (None: the default for new rooms); opened on the server at `base` and
+    joined on the one at `guest_base` (None: the same; a TestClient needs neither)."""
     body: dict[str, Any] = {"host_seat": host_seat}
     if catalog is not None:
         body["catalog"] = catalog
-    response = client.post("/api/rooms", json=body)
+    response = client.post(f"{base}/api/rooms", json=body)
     assert response.status_code == 201, response.text
     created = response.json()
-    claimed = client.post(f"/api/invites/{token_of(created['invite_link'])}")
+    joined_at = base if guest_base is None else guest_base
+    claimed = client.post(f"{joined_at}/api/invites/{token_of(created['invite_link'])}")
     assert claimed.status_code == 200, claimed.text
     guest = claimed.json()
     return {

@@ -126,13 +126,12 @@ def _listener_pids(database_url: str) -> list[int]:
         db.dispose()
 
 
+@pytest.mark.postgres_only
 def test_a_listener_that_reconnects_rereads_the_seats_of_its_rooms(
-    client: TestClient, database_url: str, is_postgres: bool
+    client: TestClient, database_url: str
 ) -> None:
     """A seat's new token written while the listener was away (its NOTIFY lost) still closes
     the old token's pages and ends what the process remembered of it."""
-    if not is_postgres:
-        pytest.skip("the listener is PostgreSQL's")
     room = new_room(client)
     room_id, guest = room["room"], room["tokens"][1]
     assert client.get(f"/api/rooms/{room_id}", headers=bearer(guest)).status_code == 200
@@ -164,11 +163,10 @@ def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[AppServer]]:
 
 
 @pytest.mark.slow
+@pytest.mark.postgres_only
 def test_a_reissue_in_one_process_closes_the_old_tokens_page_in_the_other(
-    two_servers: list[AppServer], is_postgres: bool
+    two_servers: list[AppServer],
 ) -> None:
-    if not is_postgres:
-        pytest.skip("several processes share live rooms on PostgreSQL only")
     first, second = two_servers
     with httpx.Client(timeout=10) as http:
         created = http.post(f"{first.url}/api/rooms", json={"host_seat": 0}).json()

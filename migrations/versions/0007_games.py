@@ -24,9 +24,7 @@ def upgrade() -> None:
         )
         batch_op.add_column(sa.Column("players", sa.Integer(), nullable=False, server_default="2"))
         batch_op.add_column(sa.Column("setup", sa.Text(), nullable=False, server_default="{}"))
-        batch_op.add_column(
-            sa.Column("computers", sa.Text(), nullable=False, server_default="{}")
-        )
+        batch_op.add_column(sa.Column("computers", sa.Text(), nullable=False, server_default="{}"))
 
 
 def downgrade() -> None:

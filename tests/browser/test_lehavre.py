@@ -77,12 +77,22 @@ class LeHavreTable:
         """Wait until every page shows one version after `version`, with a person (not the
         computer) to move or the game over."""
         for _ in range(600):
-            versions = {person.version for person in self.people}
-            seat = self.to_move()
-            if len(versions) == 1 and min(versions) > version and seat in (None, *self.seats):
-                return
+            boards = {self.board_of(person) for person in self.people}
+            if len(boards) == 1:
+                (shown_version, seat), *_ = boards
+                if shown_version > version and seat in (None, *self.seats):
+                    return
             self.host.page.wait_for_timeout(50)
-        raise AssertionError(f"the pages did not settle after version {version}: {versions}")
+        raise AssertionError(f"the pages did not settle after version {version}: {boards}")
+
+    @staticmethod
+    def board_of(person: Table) -> tuple[int, int | None]:
+        """The version a page shows and whose move it says it is, read from one board."""
+        while True:
+            version = person.version
+            seat = person.page.locator("#board").get_attribute("data-to-move")
+            if person.version == version:
+                return version, int(seat) if seat else None
 
     def close(self) -> None:
         for person in self.people:

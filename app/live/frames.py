@@ -12,7 +12,7 @@ A whole board is the ``id="board"`` element with ``data-frame``. A patch is one 
     <header class="mat-header" id="mat-head-0">…</header><ol class="log-entries" id="log-newest">…</ol>
 
 A page showing the board `base` copies the header onto its board element and brings the element
-of each part's id in line with the part (static/js/table.js, with static/js/morph.js: what did not
+of each part's id in line with the part (static/js/patch.js, with static/js/morph.js: what did not
 change is kept, the result is the part's HTML as an out-of-band swap by id would give). A page
 showing the board `frame` already (a refused move's answer brought it) ignores the patch; any
 other page asks the server for the whole board by sending ``board``. The mover's own page gets

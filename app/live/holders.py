@@ -4,7 +4,7 @@ reissue's notification may have been lost meanwhile) and for each socket once it
 room's hub (one let in just before a reissue was missed by the reissue's closing).
 
 Which tokens still hold is read from the database (`app.services.seats.lost_viewers`), never
-from what the process remembers. A page closed so gets 1012; it reloads (static/js/table.js)
+from what the process remembers. A page closed so gets 1012; it reloads (static/js/connection.js)
 and then says the link no longer opens the room.
 """
 

@@ -147,7 +147,7 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "viewer_seat": view.viewer_seat,
         "acting": acting,
         # The buildings the viewer may act on: the board element lists them and the page marks
-        # their tiles and cards (static/js/table.js), so a turn passing redraws neither.
+        # their tiles and cards (static/js/marks.js), so a turn passing redraws neither.
         "playable": " ".join(sorted(offered.actionable)),
         "rounds": rounds(state),
         "mats": [mat(view, seat, words) for seat in order],

@@ -91,7 +91,7 @@ class SupplyRound:
     (language, room): the buildings' owners and places and, for a player, why each supply card
     would not be built from the player's warehouse and francs. Whether that reason shows is the
     page's business: only while the player may move, on a card the player may not build now
-    (``data-playable`` on the board element, `static/js/table.js`), so a turn passing redraws
+    (``data-playable`` on the board element, `static/js/marks.js`), so a turn passing redraws
     no card.
     """
 

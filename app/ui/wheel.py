@@ -5,7 +5,7 @@ and '!'" (ages 0..5; a building reaching "!" is sold at the end of the round). A
 building's card as the table draws it — on a wheel, among the locked ones, or in the overview —
 with who owns it and what a screen reader says. Whether the viewer can act on it is not part of
 it: the board element lists the buildings the viewer may act on (``data-playable``), and
-static/js/table.js marks their tiles and cards, so the tiles stay the same from turn to turn.
+static/js/marks.js marks their tiles and cards, so the tiles stay the same from turn to turn.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class Tile(Card):
     sector: str | None
     reason: str | None
     """A supply card's: why the viewer could not build it (shown, and added to `aria`, by the
-    page while the viewer may move and may not build it: static/js/table.js)."""
+    page while the viewer may move and may not build it: static/js/marks.js)."""
     aria: str
     """What a screen reader says: name, sector, owner, cost or arrival."""
     label: Label | None = None

@@ -9,6 +9,7 @@ cached at version V stays true for ever, so a newer version replays only the mov
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from sqlalchemy.orm import Session
 from app.models import Move, Room
 from app.reads.positions import PositionCache
 from app.reads.roomview import LogEntry
+from engine.canonical import canonical_json
 from engine.games import Game, game
 
 
@@ -53,6 +55,11 @@ def game_of(room: Room | Row[Any]) -> Game:
 def computer_seats(room: Room | Row[Any]) -> dict[int, str]:
     """The seats the computer plays in a room of another game, with its strength."""
     return {int(seat): strength for seat, strength in json.loads(room.computers).items()}
+
+
+def computers_json(computers: Mapping[int, str]) -> str:
+    """The computer's seats as a room stores them (`computer_seats` reads them back)."""
+    return canonical_json({str(seat): strength for seat, strength in sorted(computers.items())})
 
 
 def start_of(room: Room | Row[Any]) -> Any:

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.live.notify import Publisher, queue_notify
 from app.models import Room
-from app.reads.games import computer_seats
+from app.reads.games import computer_seats, computers_json
 from app.reads.roomview import Viewer
 from app.services.errors import EndingRefused, NotStarted, NotYourTurn
 from app.services.events import log_event
@@ -19,7 +19,6 @@ from app.services.lock import now, room_lock
 from app.services.moves import every_seat_taken
 from app.services.standin import check_opponent_gone
 from engine import games
-from engine.canonical import canonical_json
 
 
 def resign(session: Session, *, viewer: Viewer, publisher: Publisher | None = None) -> None:
@@ -96,7 +95,7 @@ def _hand_to_computer(session: Session, room: Room, seat: int) -> None:
     if seat in computers:
         raise NotYourTurn("game_over")  # resigned already
     computers[seat] = games.game(room.game).strengths[0]
-    room.computers = canonical_json({str(s): v for s, v in sorted(computers.items())})
+    room.computers = computers_json(computers)
     room.updated_at = now()
     log_event(session, room, "resigned", seat)
     queue_notify(session, room.id, None)

@@ -23,7 +23,7 @@ from app.edge.tokens import (
 from app.live.notify import Publisher
 from app.models import Link, Move, Room, Seat
 from app.reads import catalogs
-from app.reads.games import computer_seats
+from app.reads.games import computer_seats, computers_json
 from app.services.lock import now
 from engine import games
 from engine.ai import LEVELS
@@ -177,7 +177,7 @@ def create_game_room(
         updated_at=stamp,
         computer=None,
         computer_seat=None,
-        computers=canonical_json({str(s): strength for s, strength in sorted(computers.items())}),
+        computers=computers_json(computers),
     )
     room.catalog_id, room.catalog_sha256 = rules.numbers()
     session.add(room)

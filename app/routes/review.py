@@ -168,8 +168,9 @@ def ask_analysis(
     view: TableViewDep,
     lang: LangDep,
     t: TranslatorDep,
-) -> HTMLResponse:
-    """Start the game's analysis (once per game), answered with its progress."""
+) -> Response:
+    """Start the game's analysis (once per game), answered with its progress; a form posted
+    without htmx is sent back to the review page, which shows the same progress."""
     try:
         state = request_analysis(session, room_id=room_id, admit=_admit(request))
     except NotAnalysable:
@@ -181,6 +182,10 @@ def ask_analysis(
         raise PageError(429, words, t.gettext("Not now")) from None
     if state.status == "running":
         _runner(request).request(room_id)
+    if "hx-request" not in request.headers:  # the form posted before the page's scripts ran
+        at = whole_number(request.query_params.get("at", ""), max_digits=6)
+        query = "" if at is None else f"?at={at}"
+        return RedirectResponse(f"/rooms/{room_id}/review{query}", status_code=303)
     return _analysis_response(request, session, view, state, lang)
 
 

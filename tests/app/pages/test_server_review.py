@@ -205,9 +205,13 @@ def test_analysis_of_an_imported_record(client: TestClient) -> None:
     moves = random_game(random.Random(7))[:6]
     room_id = _imported(client, record_json(GameRecord.of(moves)))
     assert client.get(f"/rooms/{room_id}/analysis").status_code == 200
-    started = client.post(f"/rooms/{room_id}/analysis")
-    assert started.status_code == 200
+    started = client.post(f"/rooms/{room_id}/analysis?at=2", headers={"HX-Request": "true"})
+    assert started.status_code == 200 and started.text.startswith('<section id="analysis"')
     assert "analysis-progress" in started.text or "analysis-done" in started.text
+    # The same form posted before the page's scripts ran: back to the review, which shows it.
+    plain = client.post(f"/rooms/{room_id}/analysis?at=2", follow_redirects=False)
+    assert plain.status_code == 303
+    assert plain.headers["location"] == f"/rooms/{room_id}/review?at=2"
     deadline = time.monotonic() + 60
     while "analysis-done" not in (page := client.get(f"/rooms/{room_id}/analysis").text):
         assert time.monotonic() < deadline

@@ -39,7 +39,9 @@ medians. ``--server baseline`` runs the baseline alone.
 By default it starts the server itself (``python -m app``) on free loopback ports, against a fresh
 SQLite file or a fresh PostgreSQL database (``--db postgres``; created with createdb and dropped
 afterwards), with one or two processes. Traffic goes only to 127.0.0.1. The servers' logs go to a
-temporary directory removed at the end; ``--keep-logs DIR`` copies them to DIR first.
+temporary directory removed at the end; ``--keep-logs DIR`` copies them to DIR first. All of this
+but the game's own client is shared with Le Havre's load (bench/load_lehavre.py) in
+bench/load_runs.py.
 """
 
 from __future__ import annotations

@@ -91,6 +91,9 @@ class Game(Protocol):
 
     #: The kinds of file the game's record is written in ("json", "txt"), the first the main one.
     record_kinds: ClassVar[tuple[str, ...]]
+    #: Whether a record of a game under way shows nothing the table does not (False: its setup
+    #: holds what is still hidden, and it is given out only once the game is over).
+    record_while_playing: ClassVar[bool]
 
     def is_record(self, text: str) -> bool:
         """Whether `text` is meant as a record of this game (`record_game`)."""
@@ -170,6 +173,7 @@ class InlandPort:
         return inland_summary(state)
 
     record_kinds: ClassVar[tuple[str, ...]] = ("json", "txt")
+    record_while_playing: ClassVar[bool] = True
 
     def is_record(self, text: str) -> bool:
         """Any text not another game's: JSON or the notation (docs/notation.md)."""
@@ -246,6 +250,8 @@ class LeHavre:
         return lehavre.summary(state)
 
     record_kinds: ClassVar[tuple[str, ...]] = ("json",)
+    #: The setup orders the face-down supply tiles and the special buildings.
+    record_while_playing: ClassVar[bool] = False
 
     def is_record(self, text: str) -> bool:
         return lehavre_record.is_record(text)

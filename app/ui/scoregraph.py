@@ -101,10 +101,10 @@ def graph_of(
     starting at the positions of `rounds` (position, label)."""
     total = len(values) - 1
     top = max(10, *(max(v) for v in values))
-    step = _nice_step(top)
-    top = (top // step + 1) * step
     bottom = min(0, *(min(v) for v in values))
-    if bottom < 0:
+    step = _nice_step(top - bottom)
+    top = (top // step + 1) * step
+    if bottom < 0:  # a Le Havre fortune below nothing: loans
         bottom = -((-bottom) // step + 1) * step
 
     def y(score: float) -> float:

@@ -14,17 +14,21 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
-from functools import cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, partial
 from typing import Any, ClassVar, Protocol
 
 from . import lehavre
 from .ai import LEVELS, choose_move
+from .analysis import TurnReview
+from .analysis import review_turn as inland_review_turn
+from .analysis import turns_of as inland_turns
 from .canonical import canonical_json
 from .catalog import Catalog, content_hash, default_catalog
 from .errors import IllegalMove, MalformedMove
 from .gamerecord import CatalogFinder, GameRecord, RecordEnding
 from .lehavre import ai as lehavre_ai
+from .lehavre import analysis as lehavre_analysis
 from .lehavre import record as lehavre_record
 from .lehavre.loader import DEFAULT_PATH as LEHAVRE_CATALOG
 from .moves import canonical as inland_canonical
@@ -122,6 +126,18 @@ class Game(Protocol):
         """The setup (JSON) a record's game starts from, and each of its positions."""
         ...
 
+    def analysis_turns(
+        self, setup: Mapping[str, Any], moves: Sequence[str], catalog: Any = None
+    ) -> list[Any]:
+        """The turns of a game its analysis weighs, one at a time (`turn_reviewer`)."""
+        ...
+
+    def turn_reviewer(self, iterations: int, horizon: int) -> Callable[[Any], TurnReview]:
+        """What weighs one turn: a pure function of it that any worker process can run.
+        `iterations` and `horizon` are Inland Port's search budget; Le Havre's strong player
+        works with its own fixed one."""
+        ...
+
 
 class InlandPort:
     """*Le Havre: The Inland Port* (2012), two players; the catalog is the room's (SPEC.md)."""
@@ -201,6 +217,14 @@ class InlandPort:
     ) -> tuple[dict[str, Any], list[Any]]:
         return {}, record.positions(catalog)
 
+    def analysis_turns(
+        self, setup: Mapping[str, Any], moves: Sequence[str], catalog: Catalog | None = None
+    ) -> list[Any]:
+        return list(inland_turns(moves, catalog))
+
+    def turn_reviewer(self, iterations: int, horizon: int) -> Callable[[Any], TurnReview]:
+        return partial(inland_review_turn, iterations=iterations, horizon=horizon)
+
 
 class LeHavre:
     """*Le Havre* (2008), one to five players, the full or the short game (docs/le-havre/spec.md)."""
@@ -279,6 +303,14 @@ class LeHavre:
 
     def record_start(self, record: Any, catalog: Any = None) -> tuple[dict[str, Any], list[Any]]:
         return record.setup.to_json(), record.positions()
+
+    def analysis_turns(
+        self, setup: Mapping[str, Any], moves: Sequence[str], catalog: Any = None
+    ) -> list[Any]:
+        return list(lehavre_analysis.turns_of(lehavre.Setup.from_json(setup), moves))
+
+    def turn_reviewer(self, iterations: int, horizon: int) -> Callable[[Any], TurnReview]:
+        return lehavre_analysis.review_turn
 
 
 GAMES: dict[str, Game] = {game.id: game for game in (InlandPort(), LeHavre())}

@@ -31,7 +31,6 @@ from starlette.concurrency import run_in_threadpool
 
 from app.computer.analysis import AnalysisRunner
 from app.deps import (
-    INLAND_PORT_ONLY,
     BaseUrlDep,
     FormDep,
     HubDep,
@@ -53,7 +52,7 @@ from app.services.analyses import request_analysis
 from app.services.errors import AnalysesBusy, NotAnalysable, TooManyAnalyses
 from app.ui.fields import whole_number
 from app.ui.games import review
-from app.ui.review import analysis_context, in_force
+from app.ui.review import in_force
 from app.ui.templates import templates_for
 from engine.games import game, record_game
 from engine.record import RecordError
@@ -162,15 +161,14 @@ def _analysis_response(
     last = len(in_force(view))
     at = _at(request.query_params.get("at"), last)
     origin = gamelog.room_origin(session, room_id=view.room_id)
-    context = analysis_context(
+    shown = review(view)
+    context = shown.analysis(
         view, last if at is None else at, lang=lang, origin=origin, analysis=analysis
     )
-    return templates_for(lang).TemplateResponse(request, "review_analysis.html", context)
+    return templates_for(lang).TemplateResponse(request, shown.analysis_part, context)
 
 
-@router.post(
-    "/rooms/{room_id}/analysis", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.post("/rooms/{room_id}/analysis", response_class=HTMLResponse)
 def ask_analysis(
     request: Request,
     room_id: str,
@@ -199,9 +197,7 @@ def ask_analysis(
     return _analysis_response(request, session, view, state, lang)
 
 
-@router.get(
-    "/rooms/{room_id}/analysis", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.get("/rooms/{room_id}/analysis", response_class=HTMLResponse)
 def analysis_progress(
     request: Request, room_id: str, session: SessionDep, view: TableViewDep, lang: LangDep
 ) -> HTMLResponse:

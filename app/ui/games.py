@@ -75,12 +75,15 @@ class ReviewContext(Protocol):
 @dataclass(frozen=True)
 class Review:
     """A game's review page (app/routes/review.py): its template, the part of it that changes
-    with the position, the context of both at a position, and the score graph alone."""
+    with the position, the context of both at a position, the score graph alone, and the
+    analysis part alone (its template and context)."""
 
     page: str
     body: str
     context: ReviewContext
     graph: Callable[[RoomView, AnalysisState | None, str], ScoreGraph]
+    analysis_part: str
+    analysis: ReviewContext
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,8 @@ PRESENTATIONS: dict[str, Presentation] = {
             "review_body.html",
             inland_port_review.review_context,
             lambda view, analysis, lang: inland_port_review.graph_for(view, analysis),
+            "review_analysis.html",
+            inland_port_review.analysis_context,
         ),
     ),
     "lehavre": Presentation(
@@ -124,6 +129,8 @@ PRESENTATIONS: dict[str, Presentation] = {
             "lehavre/review_body.html",
             lehavre_review.review_context,
             lambda view, analysis, lang: lehavre_review.graph_for(view, analysis, lang=lang),
+            "lehavre/review_analysis.html",
+            lehavre_review.analysis_context,
         ),
     ),
 }

@@ -9,6 +9,7 @@ graph has one line per seat: each player's fortune (`engine.lehavre.scores`) at 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -24,8 +25,23 @@ from app.ui.lehavre.words import LeHavreWords, words_for
 from app.ui.review import MoveItem, board_at, in_force
 from app.ui.scoregraph import ScoreGraph, graph_of
 from app.ui.templates import script_json
+from engine.analysis import TurnReview, turning_points
 from engine.games import game, summary_json
 from engine.lehavre import Move, State, apply, new_game, parse_move, scores
+
+POINTS_PER_SEAT = 2
+"""The costliest turns shown for each seat."""
+
+
+@dataclass(frozen=True)
+class TurningPoint:
+    """One of a seat's costliest turns: what was played, what the strong player would have done."""
+
+    position: int
+    seat: int
+    loss: float
+    played: tuple[str, ...]
+    better: tuple[str, ...]
 
 
 def positions_of(view: RoomView) -> list[State]:
@@ -108,6 +124,67 @@ def graph_for(view: RoomView, analysis: AnalysisState | None = None, *, lang: st
     return score_graph(view, positions_of(view), lang)
 
 
+def _plan_text(before: State, moves: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    lines, state = [], before
+    for text in moves:
+        move = parse_move(text)
+        lines.append(move_text(state, move, lang))
+        state = apply(state, move)
+    return tuple(lines)
+
+
+def turning_points_by_seat(
+    reviews: tuple[TurnReview, ...], positions: list[State], seats: int, lang: str
+) -> list[tuple[int, list[TurningPoint]]]:
+    """Each seat's costliest turns, biggest first (`engine.analysis.turning_points`)."""
+    return [
+        (
+            seat,
+            [
+                TurningPoint(
+                    position=r.start,
+                    seat=seat,
+                    loss=r.loss,
+                    played=_plan_text(positions[r.start], r.played, lang),
+                    better=_plan_text(positions[r.start], r.best, lang),
+                )
+                for r in turning_points([r for r in reviews if r.seat == seat], POINTS_PER_SEAT)
+            ],
+        )
+        for seat in range(seats)
+    ]
+
+
+def _analysis_part(
+    view: RoomView,
+    positions: list[State],
+    at: int,
+    lang: str,
+    origin: RoomOrigin,
+    analysis: AnalysisState | None,
+) -> dict[str, Any]:
+    """What templates/lehavre/review_analysis.html needs, on the review page or on its own."""
+    done = analysis is not None and analysis.status == "done"
+    reviews = analysis.reviews if analysis is not None and done else ()
+    return {
+        "room_id": view.room_id,
+        "at": at,
+        "analysis": analysis,
+        "origin": origin,
+        "room_finished": position_of(view).phase == "over" or view.facts.ending is not None,
+        "names": names_of(view, lang),
+        "points_by_seat": turning_points_by_seat(reviews, positions, view.facts.players, lang),
+    }
+
+
+def analysis_context(
+    view: RoomView, at: int, *, lang: str, origin: RoomOrigin, analysis: AnalysisState | None
+) -> dict[str, Any]:
+    """The analysis part of the review alone: its progress, or once done each seat's turning
+    points."""
+    return _analysis_part(view, positions_of(view), at, lang, origin, analysis)
+
+
 def review_context(
     view: RoomView, at: int, *, lang: str, origin: RoomOrigin, analysis: AnalysisState | None
 ) -> dict[str, Any]:
@@ -117,7 +194,8 @@ def review_context(
     live = position_of(view)
     ended = live.phase == "over" or view.facts.ending is not None
     past = board_at(view, state, at)
-    return {
+    analysed = _analysis_part(view, positions, at, lang, origin, analysis)
+    return analysed | {
         "view": past,
         "room_id": view.room_id,
         "board": Markup(draw_board(past, lang=lang).whole()),
@@ -131,8 +209,6 @@ def review_context(
         "names": names_of(view, lang),
         "to_move": None if state.phase == "over" else state.current,
         "strengths": strength_names(language(lang)),
-        "origin": origin,
-        "analysis": analysis,
         "record_kinds": game("lehavre").record_kinds,
         # A live game is never played on from: only once it is over, or an imported record.
         "can_fork": state.phase != "over" and (ended or view.review_link is not None),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -261,3 +262,39 @@ def _room_of(client: TestClient, token: str) -> str:
     """The room of a seat link's token (opening it remembers the token in this browser)."""
     opened = client.get(f"/s/{token}", follow_redirects=False)
     return str(opened.headers["location"]).split("/")[2]
+
+
+def test_the_analysis_weighs_every_turn_and_names_each_seats_turning_points(
+    client: TestClient, finished: dict[str, Any]
+) -> None:
+    exported = client.get(f"/rooms/{finished['room']}/record.json").text
+    record = read_record(exported)
+    start = laid_out({**json.loads(exported), "result": None})
+    short = json.loads(start)
+    short["moves"] = short["moves"][:30]
+    response = _imported(client, laid_out(short))
+    assert response.status_code == 303, response.text
+    room_id = (
+        client.get(response.headers["location"], follow_redirects=False)
+        .headers["location"]
+        .split("/")[2]
+    )
+    started = client.post(f"/rooms/{room_id}/analysis?at=3", headers={"HX-Request": "true"})
+    assert started.status_code == 200 and started.text.startswith('<section id="analysis"')
+    deadline = time.monotonic() + 120
+    while "analysis-done" not in (page := client.get(f"/rooms/{room_id}/analysis").text):
+        assert time.monotonic() < deadline and "analysis-" in page
+        time.sleep(0.2)
+    assert page.count('class="lh-seat-') >= 3  # a heading per seat
+    seats = {int(s) for s in re.findall(r'data-seat="(\d)"', page)}
+    assert seats <= {0, 1, 2}
+    positions = [int(p) for p in re.findall(r'data-position="(\d+)"', page)]
+    assert all(0 <= p < 30 and record.positions()[p].phase in ("main", "final") for p in positions)
+    review = client.get(f"/rooms/{room_id}/review").text
+    assert "analysis-done" in review
+
+
+def test_a_game_under_way_is_not_analysed(client: TestClient) -> None:
+    room = played_room(client, 2, moves=4)
+    _open(client, room["tokens"][0])
+    assert client.post(f"/rooms/{room['room']}/analysis").status_code == 409

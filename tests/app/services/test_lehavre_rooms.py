@@ -139,7 +139,6 @@ INLAND_PORT_ONLY = [
     ("post", "/rooms/{room}/standin"),
     ("post", "/rooms/{room}/seat-link"),
     ("post", "/rooms/{room}/rematch"),
-    ("post", "/rooms/{room}/analysis"),
     ("get", "/rooms/{room}/panel"),
     ("post", "/api/rooms/{room}/takeback"),
     ("post", "/api/rooms/{room}/claim"),

@@ -298,3 +298,16 @@ def test_a_game_under_way_is_not_analysed(client: TestClient) -> None:
     room = played_room(client, 2, moves=4)
     _open(client, room["tokens"][0])
     assert client.post(f"/rooms/{room['room']}/analysis").status_code == 409
+
+
+def test_a_spectator_looks_back_as_a_player_does(
+    client: TestClient, finished: dict[str, Any]
+) -> None:
+    watcher = TestClient(client.app)
+    spectator = str(finished["spectator_link"]).replace("http://testserver", "")
+    assert watcher.get(spectator).status_code == 200
+    assert watcher.get(f"/rooms/{finished['room']}/review?at=5").status_code == 200
+    exported = watcher.get(f"/rooms/{finished['room']}/record.json")
+    assert exported.status_code == 200
+    assert exported.text == client.get(f"/rooms/{finished['room']}/record.json").text
+    assert "fork-button" in watcher.get(f"/rooms/{finished['room']}/review?at=5").text

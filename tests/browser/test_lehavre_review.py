@@ -1,7 +1,8 @@
 """Looking back at a Le Havre game in the browser: from the game-over screen to the review, whose
 slider and keys walk every position as the engine replays the exported record, with a score line
 per seat; the record imports as the same game, a malformed one is refused naming its line, and
-"play from here" opens a Le Havre room with the same seats that the forker plays on."""
+"play from here" opens a Le Havre room with the same seats that the forker plays on; the analysis
+names each seat's costliest turns."""
 
 from __future__ import annotations
 
@@ -128,6 +129,15 @@ def test_a_finished_game_is_walked_exported_imported_and_forked(
         expect(page.locator("#fork-button")).to_have_count(0)
         page.locator(".review-move-list a[data-at='3']").click()
         assert shown_summary(page, 3) == RULES.summary(positions[3])
+
+        # The analysis shows its progress, then each seat's costliest turns.
+        page.locator("#analyse-button").click()
+        expect(page.locator("#analysis-done")).to_be_visible(timeout=180_000)
+        expect(page.locator("#analysis .turning-seat")).to_have_count(2)
+        for point in page.locator(".turning-point").all():
+            assert (point.get_attribute("data-seat") or "") in ("0", "1")
+            assert float(point.get_attribute("data-loss") or 0) > 0
+        table.shot("lehavre-analysis")
 
         # A malformed record is refused, naming its line; the page keeps the text.
         lines = text.splitlines()

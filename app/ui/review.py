@@ -92,14 +92,15 @@ def log_version_at(view: RoomView, at: int) -> int:
     return 0 if at == 0 else played[at - 1].seq + 1
 
 
-def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
-    """The room as someone who only watches sees it at position `at`: no links, no rematch, no
+def board_at(view: RoomView, state: Any, at: int) -> RoomView:
+    """The room as someone who only watches sees it at position `at` (`state`, the game's own):
+    no links, no rematch, no
     stand-in; the room's happenings up to there, and how the game ended early only at its last
     position."""
     rows = log_version_at(view, at)
     last = rows == len(view.log)
     past = view.with_facts(
-        seats_claimed=(True, True),
+        seats_claimed=tuple(True for _ in view.facts.seats_claimed),
         standin_seat=None,
         ending=view.facts.ending if last else None,
         events=tuple(

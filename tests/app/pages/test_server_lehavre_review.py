@@ -15,9 +15,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select
 from support.rooms import bearer, token_of
 
+from app.edge.guards import MAX_BODY_BYTES
 from app.models import Room
 from engine.games import game
-from engine.lehavre.record import read_record
+from engine.lehavre import apply, new_game, random_setup
+from engine.lehavre.ai import choose
+from engine.lehavre.record import LeHavreRecord, read_record, record_json
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -172,6 +175,22 @@ def test_export_then_import_gives_the_same_review(
         assert _summary_at(theirs.text) == _summary_at(mine.text)
     page = anyone.get(f"/rooms/{imported}/review").text
     assert "An imported record" in page and "fork-button" not in page
+
+
+def test_a_whole_full_game_of_five_imports(client: TestClient) -> None:
+    """A full game's record (~17 KB, over the 16 KiB other requests may send) is read whole."""
+    rng, state, moves = random.Random(5), new_game(random_setup(5, seed=5)), []
+    while state.phase != "over":
+        move = choose(state, "heuristic", rng)
+        moves.append(move)
+        state = apply(state, move)
+    text = record_json(LeHavreRecord(state.setup, tuple(f"P{n}" for n in range(5)), tuple(moves)))
+    assert len(text.encode()) > MAX_BODY_BYTES
+    response = _imported(client, text)
+    assert response.status_code == 303, response.text
+    opened = client.get(response.headers["location"], follow_redirects=False)
+    room_id = opened.headers["location"].split("/")[2]
+    assert read_record(client.get(f"/rooms/{room_id}/record.json").text).moves == tuple(moves)
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ import asyncio
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -115,11 +116,12 @@ async def play(args: argparse.Namespace, server: Server) -> Results:
         callgrind(server.process.pid, "--instr=on")  # type: ignore[union-attr]
     if args.profile:
         server.process.send_signal(signal.SIGUSR1)  # type: ignore[union-attr]
-    results = Results()
+    results, cpu_before = Results(), server.cpu_seconds()
     rngs = [random.Random(f"{args.seed} {i}") for i in range(args.rooms)]
     for _ in range(args.moves):
         for room, rng in zip(rooms, rngs, strict=True):
             await one_move(room, results, rng, False, "page")
+    results.cpu_s = server.cpu_seconds() - cpu_before  # type: ignore[attr-defined]
     if args.callgrind:
         callgrind(server.process.pid, "--dump")  # type: ignore[union-attr]
         callgrind(server.process.pid, "--instr=off")  # type: ignore[union-attr]
@@ -131,7 +133,7 @@ async def play(args: argparse.Namespace, server: Server) -> Results:
 
 
 def instructions(workdir: Path) -> int:
-    dumps = sorted(workdir.glob("callgrind.out*"))
+    dumps = sorted(workdir.glob("callgrind.out.*"))
     found = TOTALS.search(dumps[-1].read_text(errors="replace")) if dumps else None
     if found is None:
         raise RuntimeError("no callgrind dump with totals")
@@ -146,6 +148,7 @@ def main() -> int:
     parser.add_argument("--database-url", help="an empty PostgreSQL database (default: SQLite)")
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--profile", metavar="FILE")
+    parser.add_argument("--keep", metavar="FILE", help="with --callgrind: keep the dump here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -155,9 +158,12 @@ def main() -> int:
         finally:
             server.process.terminate()  # type: ignore[union-attr]
             server.process.wait(timeout=120)  # type: ignore[union-attr]
-        print(f"moves {results.moves} errors {results.errors or 0}")
+        cpu_ms = 1000 * results.cpu_s / max(1, results.moves)  # type: ignore[attr-defined]
+        print(f"moves {results.moves} errors {results.errors or 0} cpu {cpu_ms:.2f} ms per move")
         if args.callgrind and results.moves:
             total = instructions(workdir)
+            if args.keep:
+                shutil.copy(sorted(workdir.glob("callgrind.out.*"))[-1], args.keep)
             print(f"instructions {total} per move {total / results.moves / 1e6:.2f} M")
     return 0
 

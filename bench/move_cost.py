@@ -33,15 +33,16 @@ from pathlib import Path
 
 import httpx
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import engine
-from engine.catalogs import built_in_registry
 from load_client import Results, create_room, one_move, wait_connected, watch
 from load_servers import Server, free_port
 
+import engine
+from engine.catalogs import built_in_registry
+
+HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 TOTALS = re.compile(r"^(?:summary|totals): (\d+)", re.MULTILINE)
 

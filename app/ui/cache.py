@@ -90,7 +90,7 @@ class SameEntries:
     """A cache key that matches only the very same log entries in the same order (kept alive
     by the key, so their ids cannot be reused while the entry is cached)."""
 
-    __slots__ = ("entries", "_ids")
+    __slots__ = ("_ids", "entries")
 
     def __init__(self, entries: tuple[LogEntry, ...]) -> None:
         self.entries = entries

@@ -103,6 +103,20 @@ def _sources(context: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     return sources
 
 
+#: The parts every viewer of a language sees alike (the harbour, the buildings).
+_ALIKE = frozenset({"lh-harbour", "lh-buildings"})
+
+
+def _alike(name: str, extra: dict[str, Any], lang: str) -> tuple[str, str, bool, None] | None:
+    """The `Shared` memo of a part drawn alike for other viewers of the same version: the
+    harbour and the buildings for all of them, a player's area for all but that player."""
+    if name in _ALIKE:
+        return (name, lang, False, None)
+    if name.startswith("lh-player-"):
+        return (name, lang, bool(extra["a"].is_viewer), None)
+    return None
+
+
 def draw_board(
     view: RoomView,
     *,
@@ -115,11 +129,17 @@ def draw_board(
     code = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
     context = board_context(view, lang=code)
     values = {**context, "client_move_id": move_id_mark}
-    marked = {
-        name: render_template(code, tpl, {**values, **extra})
-        for name, tpl, extra in _sources(context)
-    }
-    hashes = {name: part_hash(html) for name, html in marked.items()}
+    marked: dict[str, str] = {}
+    hashes: dict[str, int] = {}
+    for name, tpl, extra in _sources(context):
+        memo = _alike(name, extra, code) if shared is not None else None
+        if shared is not None and memo in shared:
+            marked[name], hashes[name] = shared[memo]
+            continue
+        marked[name] = render_template(code, tpl, {**values, **extra})
+        hashes[name] = part_hash(marked[name])
+        if shared is not None and memo is not None:
+            shared[memo] = (marked[name], hashes[name])
     attrs = board_attrs(context)
     frame = frame_of(hashes, attrs)
     shell_values = {**values, "parts": Marks(frame), "attrs": attrs}

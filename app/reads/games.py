@@ -1,15 +1,17 @@
 """A room's position in any game but Inland Port: its setup plus its moves, replayed through the
 game's interface (`engine.games`) and cached per process like Inland Port's (`app.reads.positions`,
-which also keeps Inland Port's takebacks and move events).
+which also keeps Inland Port's move events).
 
-The log rows are the game's canonical moves; the start is the room's setup (JSON). A position
-cached at version V stays true for ever, so a newer version replays only the moves after V.
+The log rows are the game's canonical moves and, agreed by the other players, takebacks (the row
+`app.reads.positions.takeback_text`: the last `n` moves in force are undone; the log itself is
+never rewritten); the start is the room's setup (JSON). A position cached at version V stays true
+for ever, so a newer version replays only the moves after V.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +19,7 @@ from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from app.models import Move, Room
-from app.reads.positions import PositionCache
+from app.reads.positions import Played, PositionCache, takeback_count, takeback_entry
 from app.reads.roomview import LogEntry
 from engine.canonical import canonical_json
 from engine.games import Game, game
@@ -25,11 +27,13 @@ from engine.games import Game, game
 
 @dataclass(frozen=True)
 class GamePosition:
-    """The position after the first `version` rows of a room's log, and the log that led there."""
+    """The position after the first `version` rows of a room's log, the log that led there, and
+    the moves in force (`played`: a takeback row undoes the last ones)."""
 
     version: int
     state: Any
     log: tuple[LogEntry, ...]
+    played: tuple[Played, ...] = ()
 
 
 game_positions: PositionCache[GamePosition] = PositionCache(maxsize=4096)
@@ -77,10 +81,11 @@ def game_position(session: Session, room: Room | Row[Any], version: int) -> Game
     cached = game_positions.get(room.id)
     if cached is not None and cached.version == version:
         return cached
+    played: list[Played]
     if cached is not None and cached.version < version:
-        state, log, start = cached.state, list(cached.log), cached.version
+        state, log, start, played = cached.state, list(cached.log), cached.version, [*cached.played]
     else:
-        state, log, start = start_of(room), [], 0
+        state, log, start, played = start_of(room), [], 0, []
     rows = session.execute(
         select(Move.seq, Move.seat, Move.move)
         .where(Move.room_id == room.id, Move.seq >= start, Move.seq < version)
@@ -90,10 +95,26 @@ def game_position(session: Session, room: Room | Row[Any], version: int) -> Game
         raise RuntimeError(f"room {room.id}: the move log has a gap before version {version}")
     rules = game_of(room)
     for seq, seat, text in rows:
+        count = takeback_count(text)
+        if count is not None:
+            del played[len(played) - count :]
+            state = replay_played(room, played)
+            log.append(takeback_entry(seq, seat, count))
+            continue
         state = rules.apply(state, rules.parse(text))
         log.append(entry_of(seq, seat, text))
-    found = GamePosition(version=version, state=state, log=tuple(log))
+        played.append((seq, seat, text))
+    found = GamePosition(version=version, state=state, log=tuple(log), played=tuple(played))
     return game_positions.put(room.id, found)
+
+
+def replay_played(room: Room | Row[Any], played: Sequence[Played]) -> Any:
+    """The position the moves in force give, from the room's start."""
+    rules = game_of(room)
+    state = start_of(room)
+    for _, _, text in played:
+        state = rules.apply(state, rules.parse(text))
+    return state
 
 
 def final_result(session: Session, room: Room) -> dict[str, Any]:

@@ -270,6 +270,9 @@ REFUSALS: dict[str, Refusal] = {
         409, N_("There is nothing to take back: your opponent acted after your last action.")
     ),
     "no_takeback": Refusal(409, N_("There is no takeback request for you to answer.")),
+    "takeback_answered": Refusal(
+        409, N_("You already accepted this takeback: it waits for the other players.")
+    ),
     "cannot_abort": Refusal(
         409, N_("The game can only be aborted before anyone has taken an action.")
     ),
@@ -353,6 +356,7 @@ SERVICE: tuple[str, ...] = (
     "takeback_asked_already",
     "nothing_to_take_back",
     "no_takeback",
+    "takeback_answered",
     "unknown_chat",
     "chat_not_yours",
     "chat_empty",

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
+from sqlalchemy import select
 
-from app.deps import INLAND_PORT_ONLY, PageActDep, PageError
+from app.deps import INLAND_PORT_ONLY, PageAct, PageActDep, PageError
+from app.models import Room
 from app.routes.panel import act_in_panel
 from app.services import ending, seats, standin, takeback
 
@@ -109,17 +111,22 @@ def post_claim(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post(
-    "/rooms/{room_id}/takeback", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.post("/rooms/{room_id}/takeback", response_class=HTMLResponse)
 def post_takeback(page: PageActDep) -> HTMLResponse:
-    """Ask to take back one's own actions since the opponent last acted."""
+    """Ask to take back one's own actions since another player last acted."""
 
     def said(accepted: object) -> list[str]:
         if accepted is True:
             return [page.t.gettext("The computer agreed: your actions were taken back.")]
         if accepted is False:
             return [page.t.gettext("The computer declined the takeback.")]
+        if _players(page) > 2:
+            return [
+                page.t.gettext(
+                    "You asked to take back your last actions. Waiting for the other players' "
+                    "answers…"
+                )
+            ]
         return [
             page.t.gettext(
                 "You asked to take back your last actions. Waiting for your opponent's answer…"
@@ -134,13 +141,9 @@ def post_takeback(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post(
-    "/rooms/{room_id}/takeback/{answer}",
-    dependencies=[INLAND_PORT_ONLY],
-    response_class=HTMLResponse,
-)
+@router.post("/rooms/{room_id}/takeback/{answer}", response_class=HTMLResponse)
 def post_takeback_answer(answer: str, page: PageActDep) -> HTMLResponse:
-    """Accept or decline the opponent's takeback request (`answer`: "accept" or "decline")."""
+    """Accept or decline another player's takeback request (`answer`: "accept" or "decline")."""
     if answer not in ("accept", "decline"):
         raise PageError(404, page.t.gettext("There is no such page."))
     accept = answer == "accept"
@@ -150,9 +153,18 @@ def post_takeback_answer(answer: str, page: PageActDep) -> HTMLResponse:
         act=lambda: takeback.answer_takeback(
             page.session, viewer=page.viewer, accept=accept, publisher=page.hub
         ),
-        lines=lambda _: [
-            page.t.gettext("You accepted the takeback.")
-            if accept
-            else page.t.gettext("You declined the takeback.")
+        lines=lambda waiting: [
+            page.t.gettext("You declined the takeback.")
+            if not accept
+            else page.t.gettext("You accepted the takeback. It waits for the other players.")
+            if waiting
+            else page.t.gettext("You accepted the takeback.")
         ],
     )
+
+
+def _players(page: PageAct) -> int:
+    """How many seats the page's room has (read after its act, which committed)."""
+    players = page.session.scalar(select(Room.players).where(Room.id == page.viewer.room_id))
+    page.session.rollback()
+    return int(players or 2)

@@ -170,7 +170,12 @@ def post_claim(
 
 class TakebackOut(BaseModel):
     status: Literal["asked", "accepted", "declined"] = Field(
-        description='"asked": waiting for the opponent; against the computer its answer at once'
+        description='"asked": waiting for the other players; against the computer alone its '
+        "answer at once"
+    )
+    waiting_for: list[int] | None = Field(
+        default=None,
+        description="after an acceptance: the seats whose answer the takeback still waits for",
     )
 
 
@@ -181,16 +186,17 @@ class TakebackAnswerIn(BaseModel):
 
 @router.post(
     "/rooms/{room_id}/takeback",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=TakebackOut,
+    response_model_exclude_none=True,
     responses={409: {"model": Problem}},
 )
 def post_takeback(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
 ) -> TakebackOut:
-    """Ask to take back your own actions since the opponent last acted (409
-    "takeback_pending" while a request is open, "nothing_to_take_back" when the opponent acted
-    last). Against the computer the answer comes at once."""
+    """Ask to take back your own actions since another player last acted (409
+    "takeback_pending" while a request is open, "nothing_to_take_back" when another player
+    acted last). Every other player a person holds must accept; the computer's seats answer at
+    once, and against the computer alone the answer comes at once."""
     accepted = takeback.ask_takeback(session, viewer=viewer, publisher=hub)
     if accepted is None:
         return TakebackOut(status="asked")
@@ -199,8 +205,8 @@ def post_takeback(
 
 @router.post(
     "/rooms/{room_id}/takeback/answer",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=TakebackOut,
+    response_model_exclude_none=True,
     responses={409: {"model": Problem}},
 )
 def post_takeback_answer(
@@ -210,6 +216,11 @@ def post_takeback_answer(
     session: SessionDep,
     hub: HubDep,
 ) -> TakebackOut:
-    """Accept or decline the opponent's open takeback request (409 "no_takeback")."""
-    takeback.answer_takeback(session, viewer=viewer, accept=body.accept, publisher=hub)
-    return TakebackOut(status="accepted" if body.accept else "declined")
+    """Accept or decline another player's open takeback request (409 "no_takeback", or
+    "takeback_answered" for a player who accepted it already). It happens once every other
+    player a person holds accepted (`waiting_for`: the seats it still waits for); one decline
+    ends it."""
+    waiting = takeback.answer_takeback(session, viewer=viewer, accept=body.accept, publisher=hub)
+    if not body.accept:
+        return TakebackOut(status="declined")
+    return TakebackOut(status="accepted", waiting_for=list(waiting) or None)

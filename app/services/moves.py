@@ -181,6 +181,8 @@ def game_move(
     result = _game_result(room.id, rules, gamemoves.remember(room.id, before, seat, text, after))
     if publisher is not None:
         publisher.room_changed(room.id, result.version)
+        if room.takeback_seat is not None:  # the move let an open takeback request lapse
+            publisher.room_changed(room.id, None)
     return result
 
 

@@ -42,6 +42,15 @@ class RoomLife:
     #: The seat whose takeback request is open, and how many moves it would take back.
     takeback_seat: int | None = None
     takeback_count: int = 0
+    #: The viewer must still answer the open request.
+    takeback_answer: bool = False
+    #: The names of the players whose answer the open request still waits for (more than two
+    #: seats: each one must accept).
+    takeback_waiting: tuple[str, ...] = ()
+    #: The room has more than two seats (its words speak of the other players).
+    several: bool = False
+    #: How the last happening ended, where the room shows no log of them ("" none).
+    news: str = ""
 
 
 def not_started_text(words: Words) -> str:
@@ -79,6 +88,7 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
         can_take_back=own,
         takeback_seat=asker,
         takeback_count=0 if asker is None else takeback_counts(view, asker),
+        takeback_answer=asker is not None and seat is not None and asker == 1 - seat,
     )
     return {"life": life}
 
@@ -129,6 +139,8 @@ def event_line(words: Words, event: RoomEventEntry) -> str:
         return t.gettext("%(player)s asked to take back their last actions.", player=player)
     if event.kind == "takeback_declined":
         return t.gettext("%(player)s declined the takeback.", player=player)
+    if event.kind == "takeback_accepted":
+        return t.gettext("%(player)s accepted the takeback.", player=player)
     return event.kind
 
 

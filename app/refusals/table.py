@@ -248,6 +248,9 @@ REFUSALS: dict[str, Refusal] = {
     "no_seat_to_reissue": Refusal(
         409, N_("Nobody holds the other seat: there is no seat link to issue again.")
     ),
+    "seat_played_by_computer": Refusal(
+        409, N_("The computer plays this seat now: it has no seat link to issue again.")
+    ),
     "not_started": Refusal(
         409, N_("The game has not started: it starts when both seats are taken.")
     ),
@@ -347,6 +350,7 @@ SERVICE: tuple[str, ...] = (
     "not_the_host",
     "no_seat_to_reissue",
     "too_many_reissues",
+    "seat_played_by_computer",
     "not_started",
     "cannot_abort",
     "not_absent",

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse
 from sqlalchemy import select
 
 from app.deps import INLAND_PORT_ONLY, PageAct, PageActDep, PageError
+from app.edge.cookies import COOKIE_MAX_AGE, cookie_name, set_cookie
 from app.models import Room
 from app.routes.panel import act_in_panel
 from app.services import ending, seats, standin, takeback
@@ -41,23 +42,43 @@ def post_abort(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post(
-    "/rooms/{room_id}/seat-link", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.post("/rooms/{room_id}/seat-link", response_class=HTMLResponse)
 def post_seat_link(page: PageActDep) -> HTMLResponse:
-    """The host issues a new seat link for the other seat; the answer shows it (only here).
-    The other player's open pages are closed (they reconnect, refused with the old link)."""
+    """A new seat link, shown in the answer (only here): in Inland Port's room the host's for
+    the other seat, in another game's room a player's for their own seat. The pages open with
+    the old link are closed (they reconnect, refused); a player's own browser keeps the seat,
+    its cookie now holding the new token."""
+    issued: list[seats.ClaimedSeat] = []
 
-    return act_in_panel(
-        page,
-        title=page.t.gettext("New seat link"),
-        act=lambda: seats.reissue_seat_link(
-            page.session, viewer=page.viewer, base_url=page.base_url, publisher=page.hub
-        ),
-        lines=lambda link: [
-            page.t.gettext("Send this new seat link to your opponent: %(link)s", link=link)
-        ],
-    )
+    def act() -> seats.ClaimedSeat:
+        issued.append(
+            seats.reissue_link(
+                page.session, viewer=page.viewer, base_url=page.base_url, publisher=page.hub
+            )
+        )
+        return issued[0]
+
+    def said(claimed: seats.ClaimedSeat) -> list[str]:
+        if claimed.seat == page.viewer.seat:
+            return [
+                page.t.gettext(
+                    "Your new seat link: %(link)s. The old one no longer opens your seat.",
+                    link=claimed.seat_link,
+                )
+            ]
+        return [
+            page.t.gettext(
+                "Send this new seat link to your opponent: %(link)s", link=claimed.seat_link
+            )
+        ]
+
+    response = act_in_panel(page, title=page.t.gettext("New seat link"), act=act, lines=said)
+    if issued and issued[0].seat == page.viewer.seat:
+        name = cookie_name(page.viewer.room_id)
+        set_cookie(
+            response, page.request, name, issued[0].token, max_age=COOKIE_MAX_AGE, httponly=True
+        )
+    return response
 
 
 @router.post(

@@ -49,7 +49,9 @@ class EndedOut(BaseModel):
 
 
 class NewSeatLinkOut(BaseModel):
-    seat: int = Field(description="the other seat, whose link this is")
+    seat: int = Field(
+        description="the seat whose link this is: Inland Port's other seat, else your own"
+    )
     seat_link: str = Field(description="its new seat link; the old one no longer opens the seat")
 
 
@@ -92,19 +94,19 @@ def post_abort(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: 
 
 @router.post(
     "/rooms/{room_id}/seat-link",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=NewSeatLinkOut,
     responses={409: {"model": Problem}},
 )
 def post_seat_link(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, base: BaseUrlDep, hub: HubDep
 ) -> NewSeatLinkOut:
-    """The host issues a new seat link for the other seat (a guest who lost theirs): the old
-    link stops working at once and the room's log records it. 403 "not_the_host" for anyone
-    else, 409 "no_seat_to_reissue" while the invite is unused or the computer holds the seat."""
-    link = seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub)
-    assert viewer.seat is not None
-    return NewSeatLinkOut(seat=1 - viewer.seat, seat_link=link)
+    """A new seat link: in Inland Port's room the host's for the other seat (a guest who lost
+    theirs; 403 "not_the_host" for anyone else, 409 "no_seat_to_reissue" while the invite is
+    unused or the computer holds the seat); in another game's room a player's for their own
+    seat (409 "seat_played_by_computer" once the computer took it over). The old link stops
+    working at once (this token too, when it was the seat's own) and the room's log records it."""
+    claimed = seats.reissue_link(session, viewer=viewer, base_url=base, publisher=hub)
+    return NewSeatLinkOut(seat=claimed.seat, seat_link=claimed.seat_link)
 
 
 class StandinOut(BaseModel):

@@ -47,6 +47,8 @@ class RoomLife:
     #: The names of the players whose answer the open request still waits for (more than two
     #: seats: each one must accept).
     takeback_waiting: tuple[str, ...] = ()
+    #: The viewer may have a new link for their own seat (a room of another game).
+    reissue_own: bool = False
     #: The room has more than two seats (its words speak of the other players).
     several: bool = False
     #: How the last happening ended, where the room shows no log of them ("" none).

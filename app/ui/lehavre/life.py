@@ -1,6 +1,7 @@
 """The room's life around a Le Havre game, as one viewer sees it (templates/room_life.html, the
 same controls as Inland Port's, for any number of seats): resign, abort, a takeback that every
-other player a person holds must accept, and what happened to the last one.
+other player a person holds must accept and what happened to the last one, a new link for the
+viewer's own seat.
 
 Pure presentation: the room's view in, the `RoomLife` value out (`app.ui.roomlife`).
 """
@@ -43,6 +44,7 @@ def life_of(view: RoomView, words: Words) -> RoomLife:
         takeback_count=0 if asker is None else takeback_counts(view, asker),
         takeback_answer=seat in waiting,
         takeback_waiting=tuple(words.seat_name(s) for s in waiting),
+        reissue_own=seat is not None and seat not in computers,
         several=facts.players > 2,
         news=_news(view, words),
     )

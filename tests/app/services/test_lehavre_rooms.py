@@ -107,7 +107,6 @@ def test_a_room_that_does_not_fit_its_game_is_refused(client: TestClient, body: 
 INLAND_PORT_ONLY = [
     ("post", "/rooms/{room}/claim"),
     ("post", "/rooms/{room}/standin"),
-    ("post", "/rooms/{room}/seat-link"),
     ("post", "/rooms/{room}/rematch"),
     ("get", "/rooms/{room}/review"),
     ("get", "/rooms/{room}/graph"),
@@ -116,7 +115,6 @@ INLAND_PORT_ONLY = [
     ("post", "/rooms/{room}/analysis"),
     ("get", "/rooms/{room}/panel"),
     ("post", "/api/rooms/{room}/claim"),
-    ("post", "/api/rooms/{room}/seat-link"),
     ("post", "/api/rooms/{room}/rematch"),
 ]
 

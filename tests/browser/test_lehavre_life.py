@@ -7,8 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
+from .tablepage import Table
+from .test_chat import say
 from .test_lehavre import LeHavreTable, lehavre
 
 pytestmark = pytest.mark.browser
@@ -75,3 +77,65 @@ def test_a_takeback_one_declines(lehavre: LeHavreTable) -> None:
         assert person.version == version + 1
     assert asker.page.locator("#lh-harbour").inner_text() != harbour
     lehavre.play(random.Random(6), moves=2)
+
+
+@pytest.mark.parametrize("lehavre", [3], indirect=True)
+def test_a_seat_gets_a_new_link(lehavre: LeHavreTable, browser: Browser) -> None:
+    holder = lehavre.seats[1]
+    old = holder.link("#seat-link")
+    elsewhere = Table(browser, "seat-1-elsewhere")
+    newcomer = Table(browser, "seat-1-new")
+    try:
+        elsewhere.open(old)
+        holder.page.locator("#reissue-button").click()
+        holder.page.locator("#reissue-confirm").click()
+        # the page open with the old link closes and says the link no longer opens the room
+        expect(elsewhere.page.locator("h1")).to_have_text("This room needs a link")
+        # the player's own browser keeps the seat, now with the new link
+        holder.wait_live()
+        expect(holder.page.locator("#seat-link")).not_to_have_value(old)
+        new = holder.link("#seat-link")
+        newcomer.open(new)
+        expect(newcomer.page.locator("#reissue-button")).to_have_count(1)
+        expect(newcomer.page.locator("#seat-link")).to_have_value(new)
+        lehavre.play(random.Random(7), moves=2)  # every page follows, the others' too
+        assert newcomer.version == holder.version
+        assert elsewhere.errors == [] and newcomer.errors == []
+    finally:
+        elsewhere.close()
+        newcomer.close()
+
+
+@pytest.mark.parametrize("lehavre", [3], indirect=True)
+def test_three_seats_chat(lehavre: LeHavreTable) -> None:
+    for seat, person in lehavre.seats.items():
+        say(person.page, "players", f"Hello from seat {seat + 1}")
+    for person in lehavre.people:
+        log = person.page.locator("#chat-players-log")
+        for seat in lehavre.seats:
+            expect(log).to_contain_text(f"Hello from seat {seat + 1}")
+
+
+@pytest.mark.parametrize("lehavre", [3], indirect=True)
+def test_one_of_three_resigns_and_the_computer_plays_on(lehavre: LeHavreTable) -> None:
+    lehavre.play(random.Random(8), moves=2)
+    quitter = lehavre.seats.pop(2)
+    try:
+        quitter.page.locator("#resign-button").click()
+        expect(quitter.page.locator("#resign")).to_contain_text(
+            "The computer plays your seat to the end."
+        )
+        quitter.page.locator("#resign-confirm").click()
+        for person in [*lehavre.people, quitter]:
+            expect(person.page.locator("#lh-seats")).to_contain_text(
+                "resigned; the computer plays on"
+            )
+        expect(quitter.page.locator("#resign-button")).to_have_count(0)
+        assert lehavre.play(random.Random(9), moves=8) == 8  # the game goes on
+        assert lehavre.to_move() is not None
+        expect(quitter.page.locator("#board")).to_have_attribute(
+            "data-version", str(lehavre.host.version)
+        )
+    finally:
+        assert quitter.errors == []
+        quitter.close()

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import Move, Room
@@ -136,8 +136,11 @@ def legal_moves_now(session: Session, room: Room, seat: int) -> list[dict[str, A
 
 
 def computer_turn_in(session: Session, room: Room) -> tuple[bool, ComputerTurn | None]:
-    """Whether the room of another game has a computer seat, and its turn when it is to move."""
+    """Whether the room of another game has a computer seat (its own, or one it stands in for
+    at its steadier strength), and its turn when it is to move."""
     computers = computer_seats(room)
+    if room.standin_seat is not None and room.standin_seat not in computers:
+        computers[room.standin_seat] = game_of(room).strengths[0]
     if not computers:
         return False, None
     if room.finished or room.ending is not None:
@@ -152,12 +155,15 @@ def computer_turn_in(session: Session, room: Room) -> tuple[bool, ComputerTurn |
 def computer_rooms_waiting(session: Session) -> list[str]:
     """The unfinished rooms of other games where the computer is to move (by the snapshot)."""
     rows = session.execute(
-        select(Room.id, Room.computers, Room.snapshot).where(
-            Room.game != "inland_port", Room.computers != "{}", Room.finished.is_(False)
+        select(Room.id, Room.computers, Room.standin_seat, Room.snapshot).where(
+            Room.game != "inland_port",
+            or_(Room.computers != "{}", Room.standin_seat.is_not(None)),
+            Room.finished.is_(False),
         )
     ).all()
-    return [
-        room_id
-        for room_id, computers, snapshot in rows
-        if str(json.loads(snapshot).get("current")) in json.loads(computers)
-    ]
+    waiting = []
+    for room_id, computers, standin, snapshot in rows:
+        current = json.loads(snapshot).get("current")
+        if str(current) in json.loads(computers) or (standin is not None and current == standin):
+            waiting.append(room_id)
+    return waiting

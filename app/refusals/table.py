@@ -276,6 +276,13 @@ REFUSALS: dict[str, Refusal] = {
     "takeback_answered": Refusal(
         409, N_("You already accepted this takeback: it waits for the other players.")
     ),
+    "claim_needs_two": Refusal(
+        409,
+        N_(
+            "With more than two players nobody claims the game: let the computer play for "
+            "the absent player instead."
+        ),
+    ),
     "cannot_abort": Refusal(
         409, N_("The game can only be aborted before anyone has taken an action.")
     ),
@@ -356,6 +363,7 @@ SERVICE: tuple[str, ...] = (
     "not_absent",
     "standin_playing",
     "no_standin",
+    "claim_needs_two",
     "takeback_pending",
     "takeback_asked_already",
     "nothing_to_take_back",

@@ -11,7 +11,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 from sqlalchemy import select
 
-from app.deps import INLAND_PORT_ONLY, PageAct, PageActDep, PageError
+from app.deps import PageAct, PageActDep, PageError
 from app.edge.cookies import COOKIE_MAX_AGE, cookie_name, set_cookie
 from app.models import Room
 from app.routes.panel import act_in_panel
@@ -81,11 +81,20 @@ def post_seat_link(page: PageActDep) -> HTMLResponse:
     return response
 
 
-@router.post(
-    "/rooms/{room_id}/standin", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.post("/rooms/{room_id}/standin", response_class=HTMLResponse)
 def post_standin(page: PageActDep) -> HTMLResponse:
-    """The opponent to move is gone: the computer plays for them until they take over."""
+    """The player to move is gone: the computer plays for them until they take over."""
+
+    def said(seat: int) -> list[str]:
+        if _players(page) > 2:
+            player = page.t.gettext("Player %(number)s", number=seat + 1)
+            return [
+                page.t.gettext(
+                    "The computer plays for %(player)s until they come back.", player=player
+                )
+            ]
+        return [page.t.gettext("The computer plays for your opponent until they come back.")]
+
     return act_in_panel(
         page,
         title=page.t.gettext("The computer stands in"),
@@ -96,15 +105,11 @@ def post_standin(page: PageActDep) -> HTMLResponse:
             presence_timeout=page.settings.presence_timeout,
             publisher=page.hub,
         ),
-        lines=lambda _: [
-            page.t.gettext("The computer plays for your opponent until they come back.")
-        ],
+        lines=said,
     )
 
 
-@router.post(
-    "/rooms/{room_id}/take-over", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.post("/rooms/{room_id}/take-over", response_class=HTMLResponse)
 def post_take_over(page: PageActDep) -> HTMLResponse:
     """The player is back: the computer stops playing for them."""
     return act_in_panel(
@@ -115,7 +120,7 @@ def post_take_over(page: PageActDep) -> HTMLResponse:
     )
 
 
-@router.post("/rooms/{room_id}/claim", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse)
+@router.post("/rooms/{room_id}/claim", response_class=HTMLResponse)
 def post_claim(page: PageActDep) -> HTMLResponse:
     """The opponent to move is gone: claim the game (won because the opponent left)."""
     return act_in_panel(

@@ -14,7 +14,6 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.deps import (
-    INLAND_PORT_ONLY,
     BaseUrlDep,
     HubDep,
     SessionDep,
@@ -115,15 +114,16 @@ class StandinOut(BaseModel):
 
 @router.post(
     "/rooms/{room_id}/standin",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=StandinOut,
     responses={409: {"model": Problem}},
 )
 def post_standin(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
 ) -> StandinOut:
-    """The opponent to move has had no open page for ABSENT_AFTER seconds: the computer
-    (normal strength) plays for them until they take over (409 "not_absent" otherwise)."""
+    """The player to move (another's seat) has had no open page for ABSENT_AFTER seconds: the
+    computer (Inland Port: normal strength; another game: its steadier one) plays for them
+    until they take over (409 "not_absent" otherwise, "standin_playing" while it stands in
+    for a seat already)."""
     seat = standin.start_standin(
         session,
         viewer=viewer,
@@ -136,7 +136,6 @@ def post_standin(
 
 @router.post(
     "/rooms/{room_id}/take-over",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=StandinOut,
     responses={409: {"model": Problem}},
 )
@@ -150,7 +149,6 @@ def post_take_over(
 
 @router.post(
     "/rooms/{room_id}/claim",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=EndedOut,
     responses={409: {"model": Problem}},
 )
@@ -158,7 +156,8 @@ def post_claim(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
 ) -> EndedOut:
     """The opponent to move has had no open page for ABSENT_AFTER seconds: claim the game,
-    recorded as won because the opponent left (409 "not_absent" otherwise)."""
+    recorded as won because the opponent left (409 "not_absent" otherwise; "claim_needs_two"
+    in a room of more than two seats)."""
     ending.claim(
         session,
         viewer=viewer,

@@ -123,7 +123,9 @@ def submit_move(
     seat = _mover(seat, client_move_id)
     with room_columns_lock(session, room_id, *_LOCKED_COLUMNS) as room:
         if room.game != INLAND_PORT:
-            if by_computer != (seat in computer_seats(room)):
+            if not by_computer and seat == room.standin_seat:
+                raise EndingRefused("standin_playing")
+            if by_computer != (seat in computer_seats(room) or seat == room.standin_seat):
                 raise NotYourTurn("not_your_turn")
             return game_move(session, room, seat, move, version, client_move_id, publisher)
         try:

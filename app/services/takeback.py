@@ -63,6 +63,8 @@ def ask_takeback(
             raise NotStarted()
         if room.takeback_seat is not None:
             raise EndingRefused("takeback_pending")
+        if room.game != INLAND_PORT and seat in computer_seats(room):
+            raise NotYourTurn("not_a_player")  # resigned: the computer plays the seat
         now_at = _now_at(session, room)
         count = own_moves_to_take_back(now_at.played, seat, room.start_moves)
         if count == 0:

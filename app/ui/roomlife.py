@@ -34,6 +34,9 @@ class RoomLife:
     reissue_seat: int | None
     #: The opponent to move is gone: the viewer may let the computer play for them or claim.
     opponent_gone: bool = False
+    #: The seat of the player gone, and whether the game may be claimed (two players only).
+    gone_seat: int | None = None
+    may_claim: bool = True
     #: The seat the computer plays for while its player is away, and whether it is the viewer's.
     standin_seat: int | None = None
     standin_for_viewer: bool = False
@@ -85,6 +88,7 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
         can_abort=playing and may_abort(view.version, view.facts.start_moves),
         reissue_seat=reissue,
         opponent_gone=bool(gone),
+        gone_seat=1 - seat if gone and seat is not None else None,
         standin_seat=standin,
         standin_for_viewer=standin is not None and standin == seat,
         can_take_back=own,

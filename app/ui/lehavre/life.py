@@ -1,5 +1,5 @@
 """The room's life around a Le Havre game, as one viewer sees it (templates/room_life.html, the
-same controls as Inland Port's, for any number of seats): resign, abort, a takeback that every
+same controls as Inland Port's, for any number of seats): resign, abort, the computer standing in for a player gone, a takeback that every
 other player a person holds must accept and what happened to the last one, a new link for the
 viewer's own seat.
 
@@ -30,6 +30,8 @@ def life_of(view: RoomView, words: Words) -> RoomLife:
         others = _answering(facts.players, computers, seat)
         if _may_ask(view, seat, against_computer=not others):
             own = takeback_counts(view, seat)
+    gone = _gone(view, computers) if playing and started else None
+    standin = None if over else facts.standin_seat
     waiting: tuple[int, ...] = ()
     if asker is not None:
         accepted = accepted_here(view.facts.events, asker, view.version)
@@ -39,6 +41,11 @@ def life_of(view: RoomView, words: Words) -> RoomLife:
         can_resign=playing and started,
         can_abort=playing and may_abort(view.version, facts.start_moves),
         reissue_seat=None,
+        opponent_gone=gone is not None,
+        gone_seat=gone,
+        may_claim=facts.players == 2,
+        standin_seat=standin,
+        standin_for_viewer=standin is not None and standin == seat,
         can_take_back=own,
         takeback_seat=asker,
         takeback_count=0 if asker is None else takeback_counts(view, asker),
@@ -48,6 +55,15 @@ def life_of(view: RoomView, words: Words) -> RoomLife:
         several=facts.players > 2,
         news=_news(view, words),
     )
+
+
+def _gone(view: RoomView, computers: set[int]) -> int | None:
+    """The player to move, when another person holds the seat and has had no open page for a
+    while (`app.services.standin.check_opponent_gone`)."""
+    to_move = game(view.facts.game).to_move(view.state)
+    if to_move is None or to_move == view.viewer_seat or to_move in computers:
+        return None
+    return int(to_move) if view.facts.absent[to_move] else None
 
 
 def _answering(players: int, computers: set[int], asker: int) -> tuple[int, ...]:

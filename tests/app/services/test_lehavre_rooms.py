@@ -105,8 +105,6 @@ def test_a_room_that_does_not_fit_its_game_is_refused(client: TestClient, body: 
 
 
 INLAND_PORT_ONLY = [
-    ("post", "/rooms/{room}/claim"),
-    ("post", "/rooms/{room}/standin"),
     ("post", "/rooms/{room}/rematch"),
     ("get", "/rooms/{room}/review"),
     ("get", "/rooms/{room}/graph"),
@@ -114,7 +112,6 @@ INLAND_PORT_ONLY = [
     ("get", "/rooms/{room}/record.json"),
     ("post", "/rooms/{room}/analysis"),
     ("get", "/rooms/{room}/panel"),
-    ("post", "/api/rooms/{room}/claim"),
     ("post", "/api/rooms/{room}/rematch"),
 ]
 

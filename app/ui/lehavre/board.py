@@ -71,7 +71,15 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "scores": _scores(state) if state.phase == "over" else None,
         "life": life_of(view, words_for(lang)),
         "viewer_seat": view.viewer_seat,
+        "rematch_asked": _rematch_asked(view, names),
     }
+
+
+def _rematch_asked(view: RoomView, names: tuple[str, ...]) -> str:
+    """The names of the players who asked for a rematch, joined ("" none)."""
+    if view.rematch is None:
+        return ""
+    return ", ".join(names[seat] for seat, asked in enumerate(view.rematch.offered_by) if asked)
 
 
 def strength_names(t: Language) -> dict[str, str]:

@@ -105,14 +105,12 @@ def test_a_room_that_does_not_fit_its_game_is_refused(client: TestClient, body: 
 
 
 INLAND_PORT_ONLY = [
-    ("post", "/rooms/{room}/rematch"),
     ("get", "/rooms/{room}/review"),
     ("get", "/rooms/{room}/graph"),
     ("post", "/rooms/{room}/fork"),
     ("get", "/rooms/{room}/record.json"),
     ("post", "/rooms/{room}/analysis"),
     ("get", "/rooms/{room}/panel"),
-    ("post", "/api/rooms/{room}/rematch"),
 ]
 
 

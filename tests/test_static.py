@@ -1,11 +1,14 @@
 """The static files hold together: the stylesheets take every colour and breakpoint from
 static/css/tokens.css, the templates link only files that exist, every stylesheet and script is
-used, and the scripts' ES modules import only files that exist."""
+used, the scripts' ES modules import only files that exist, and a page preloads every module its
+script imports."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+from app.ui.templates import module_script
 
 ROOT = Path(__file__).resolve().parents[1]
 CSS = ROOT / "static" / "css"
@@ -14,6 +17,7 @@ TOKENS = CSS / "tokens.css"
 
 COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}\b|\b(?:rgba?|hsla?)\(")
 LINKED = re.compile(r"""static\('((?:css|js)/[^']+)'\)""")
+MODULE_SCRIPT = re.compile(r"""module_script\("([^"]+)"\)""")
 IMPORTED = re.compile(r"""^import .* from "\./([^"]+)";$""", re.MULTILINE)
 
 
@@ -28,7 +32,9 @@ def defined(text: str) -> set[str]:
 def linked() -> set[str]:
     found: set[str] = set()
     for template in (ROOT / "templates").rglob("*.html"):
-        found |= set(LINKED.findall(template.read_text()))
+        text = template.read_text()
+        found |= set(LINKED.findall(text))
+        found |= {f"js/{entry}" for entry in MODULE_SCRIPT.findall(text)}
     return found
 
 
@@ -81,3 +87,20 @@ def test_modules_are_loaded_as_modules() -> None:
             text = (ROOT / "static" / name).read_text()
             if re.search(r"^(?:import|export) ", text, re.MULTILINE):
                 assert 'type="module"' in tag, f"{template.name}: {tag}"
+
+
+def test_a_page_preloads_every_module_its_script_imports() -> None:
+    for entry in ("room.js", "review.js"):
+        closure: set[str] = set()
+        waiting = [entry]
+        while waiting:
+            for name in IMPORTED.findall((JS / waiting.pop()).read_text()):
+                if name not in closure:
+                    closure.add(name)
+                    waiting.append(name)
+        tags = str(module_script(entry))
+        assert (
+            set(re.findall(r'<link rel="modulepreload" href="/static/js/([^"]+)">', tags))
+            == closure
+        )
+        assert tags.endswith(f'<script type="module" src="/static/js/{entry}"></script>')

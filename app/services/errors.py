@@ -1,16 +1,6 @@
-"""The requests a room refuses: every one a `ServiceError` with a refusal ``code`` and its JSON
-``params``, put into words at the edge (`app.refusals.answers`: one table of codes -> HTTP status and
-sentence in each language).
-
-`RoomNotFound` (``room_not_found``), `InvalidLink` (``invalid_link``), `SeatTaken`
-(``seat_taken``), `InviteClosed` (``invite_closed``), `NotYourTurn` (``not_your_turn``, ``not_a_player``, ``game_over``),
-`StaleVersion` (``stale_version``), `MoveRefused` (the engine's code, or ``bad_client_move_id``),
-`ClientMoveIdReused` (``client_move_id_reused``), `RematchRefused` (``rematch_refused``),
-`NotAnalysable` (``not_analysable``), `ReissueRefused` (``not_the_host``,
-``no_seat_to_reissue``), `NotStarted` (``not_started``), `EndingRefused` (``cannot_abort``,
-``not_absent``, ...), `UnknownCatalog` (``unknown_catalog``), `CatalogMissing`
-(``catalog_missing``), `NoAccess` (``needs_token``, ``wrong_token``,
-``not_a_player``: the JSON API's token checks).
+"""The requests a room refuses: each a `ServiceError` with a refusal ``code`` (a key of
+`app.refusals.table.REFUSALS`, which holds its HTTP status and its words in each language) and
+its JSON ``params``; the classes below group the codes by where they arise.
 """
 
 from __future__ import annotations

@@ -78,19 +78,34 @@ def answered_before(
 ) -> GamePosition | None:
     """The position the move logged under `client_move_id` led to, when `move` is that move
     (`ClientMoveIdReused` when it is another; None when the id is new)."""
+    rules = game(room.game)
+    version = logged_under(
+        session, room.id, seat, client_move_id, lambda logged: _same_move(rules, move, logged)
+    )
+    if version is None:
+        return None
+    found = game_position(session, room, version)
+    session.rollback()
+    return found
+
+
+def logged_under(
+    session: Session, room_id: str, seat: int, client_move_id: str, same: Callable[[str], bool]
+) -> int | None:
+    """The version that the move `seat` logged under `client_move_id` led to, when `same` says
+    it is the move sent again; `ClientMoveIdReused` (the transaction rolled back) when another
+    move was logged under it; None when the id is new. Both games' moves ask it."""
     earlier = session.execute(
         select(Move.seq, Move.move).where(
-            Move.room_id == room.id, Move.seat == seat, Move.client_move_id == client_move_id
+            Move.room_id == room_id, Move.seat == seat, Move.client_move_id == client_move_id
         )
     ).first()
     if earlier is None:
         return None
-    if not _same_move(game(room.game), move, earlier.move):
+    if not same(earlier.move):
         session.rollback()
         raise ClientMoveIdReused()
-    found = game_position(session, room, earlier.seq + 1)
-    session.rollback()
-    return found
+    return int(earlier.seq) + 1
 
 
 def _same_move(rules: Game, move: Any, logged: str) -> bool:

@@ -20,7 +20,6 @@ from app.reads.positions import Position, log_entry, position, positions
 from app.reads.roomview import LogEntry
 from app.services import gamemoves
 from app.services.errors import (
-    ClientMoveIdReused,
     EndingRefused,
     MoveRefused,
     NotStarted,
@@ -317,21 +316,16 @@ def _answer_again(
     with the log's (a `client_move_id` the seat already used is in the log, so its move could
     not be applied now without either): the original answer when `move` is the one logged
     under this id, `ClientMoveIdReused` when it is another, None when the id is new."""
-    earlier = session.execute(
-        select(Move.seq, Move.move).where(
-            Move.room_id == room_id, Move.seat == seat, Move.client_move_id == client_move_id
-        )
-    ).first()
-    if earlier is None:
+    version = gamemoves.logged_under(
+        session, room_id, seat, client_move_id, lambda logged: _same_move(move, logged)
+    )
+    if version is None:
         return None
-    if not _same_move(move, earlier.move):
-        session.rollback()
-        raise ClientMoveIdReused()
-    answered = position(session, room_id, earlier.seq + 1)
+    answered = position(session, room_id, version)
     session.rollback()
     return MoveResult(
         room_id=room_id,
-        version=earlier.seq + 1,
+        version=version,
         summary=engine.summary(answered.state),
         entry=answered.log[-1],
         state=answered.state,

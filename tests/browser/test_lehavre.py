@@ -1,6 +1,6 @@
 """Le Havre in the real browser: rooms made on the home page, every seat joined by its own invite,
 whole games played by clicking the panel of the player to move, every page and a spectator's in
-step after each move; the table has no serious accessibility violation, on a phone too."""
+step after each move (the round end's feeding too); the table has no serious accessibility violation, on a phone too."""
 
 from __future__ import annotations
 
@@ -112,7 +112,15 @@ def lehavre(
 
 @pytest.mark.parametrize("lehavre", [3], indirect=True)
 def test_a_whole_three_player_game_is_played_by_clicking(lehavre: LeHavreTable) -> None:
-    assert lehavre.play(random.Random(3)) > 50
+    rng = random.Random(3)
+    played = 0
+    feeding = lehavre.host.page.locator("#lh-feeding.is-going-on")
+    while feeding.count() == 0:  # to the first round end: everyone sees who owes and paid
+        played += lehavre.play(rng, 1)
+    expect(feeding.locator(".lh-fed-now")).to_have_count(1)
+    lehavre.host.shot("lehavre-3-feeding")
+    played += lehavre.play(rng)
+    assert played > 50
     for person in lehavre.people:
         expect(person.page.locator("#lh-final")).to_be_visible()
         assert person.page.locator("#lh-move form").count() == 0

@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.i18n import Language, language
+from app.reads.roomview import LogEntry
 from engine.lehavre import State, scores, winners
 from engine.lehavre.flow import food_owed, seat_of_turn
 
 from .cards import Card, card
+from .feeding import Feeding, feeding
 from .words import LeHavreWords, words_for
 
 SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple")
@@ -135,6 +137,7 @@ class Table:
     piles: tuple[Pile, ...]
     areas: tuple[Area, ...]
     status: Status
+    feeding: Feeding | None
 
 
 def seat_name(t: Language, seat: int, names: Sequence[str] | None) -> str:
@@ -280,10 +283,15 @@ def _status(st: State, t: Language, names: Sequence[str] | None) -> Status:
 
 
 def table_context(
-    state: State, viewer_seat: int | None, lang: str, names: Sequence[str] | None = None
+    state: State,
+    viewer_seat: int | None,
+    lang: str,
+    names: Sequence[str] | None = None,
+    log: Sequence[LogEntry] = (),
 ) -> Table:
     """The table as ``viewer_seat`` sees it (``None``: a spectator), in language ``lang``;
-    ``names`` are the seats' player names (default "Player 1", ...)."""
+    ``names`` are the seats' player names (default "Player 1", ...), ``log`` the moves that led
+    to ``state`` (the feeding's payments are told from it)."""
     st, t, w = state, language(lang), words_for(lang)
     cat = st.catalog
     n = st.setup.players
@@ -312,4 +320,5 @@ def table_context(
         piles=_piles(st, w),
         areas=tuple(_area(st, seat, viewer_seat, lang, names) for seat in order),
         status=_status(st, t, names),
+        feeding=feeding(st, log, w, [seat_name(t, seat, names) for seat in range(n)]),
     )

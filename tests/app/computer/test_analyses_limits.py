@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert, select
+from support.rooms import import_record
 
 from app.main import create_app
 from app.models import Analysis
@@ -27,16 +28,7 @@ def limited(settings: Settings) -> Iterator[TestClient]:
 
 
 def _imported(client: TestClient, moves: list[dict[str, object]]) -> str:
-    text = record_json(GameRecord.of(moves))  # type: ignore[arg-type]
-    response = client.post(
-        "/import",
-        content=f"record={text}\r\n".encode(),
-        headers={"Content-Type": "text/plain"},
-        follow_redirects=False,
-    )
-    assert response.status_code == 303, response.text
-    opened = client.get(response.headers["location"], follow_redirects=False)
-    return str(opened.headers["location"].split("/")[2])
+    return import_record(client, record_json(GameRecord.of(moves)))[0]  # type: ignore[arg-type]
 
 
 def test_new_analyses_from_one_address_are_limited(limited: TestClient) -> None:

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 from starlette.testclient import WebSocketTestSession
-from support.rooms import bearer, new_room, play, token_of
+from support.rooms import bearer, import_record, new_room, play, token_of
 from websockets.sync.client import connect
 
 from app.models import Seat
@@ -298,16 +298,7 @@ def imported_room(client: TestClient) -> tuple[str, str]:
     room = new_room(client)
     play(client, room, 4)
     client.get(f"/s/{room['tokens'][0]}")
-    record = client.get(f"/rooms/{room['room']}/record.json").text
-    imported = client.post(
-        "/import",
-        content=f"record={record}\r\n".encode(),
-        headers={"Content-Type": "text/plain"},
-        follow_redirects=False,
-    )
-    assert imported.status_code == 303, imported.text
-    opened = client.get(imported.headers["location"], follow_redirects=False)
-    return opened.headers["location"].split("/")[2], token_of(imported.headers["location"])
+    return import_record(client, client.get(f"/rooms/{room['room']}/record.json").text)
 
 
 def test_the_chat_is_closed_in_an_imported_room(client: TestClient) -> None:

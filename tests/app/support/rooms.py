@@ -46,6 +46,21 @@ def new_room(
     }
 
 
+def import_record(client: TestClient, text: str) -> tuple[str, str]:
+    """Import `text` as a browser's text/plain form does and open its review link: the review
+    room's id and the link's token (this client then holds the link)."""
+    imported = client.post(
+        "/import",
+        content=f"record={text}\r\n".encode(),
+        headers={"Content-Type": "text/plain"},
+        follow_redirects=False,
+    )
+    assert imported.status_code == 303, imported.text
+    opened = client.get(imported.headers["location"], follow_redirects=False)
+    assert opened.status_code == 303
+    return opened.headers["location"].split("/")[2], token_of(imported.headers["location"])
+
+
 def pick(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A random action, selling only when nothing else is possible (games then always end)."""
     actions = [m for m in moves if m["type"] != "sell"]

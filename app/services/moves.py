@@ -122,10 +122,7 @@ def submit_move(
     seat = _mover(seat, client_move_id)
     with room_columns_lock(session, room_id, *_LOCKED_COLUMNS) as room:
         if room.game != INLAND_PORT:
-            if not by_computer and seat == room.standin_seat:
-                raise EndingRefused("standin_playing")
-            if by_computer != (seat in computer_seats(room) or seat == room.standin_seat):
-                raise NotYourTurn("not_your_turn")
+            _check_who_plays(room, seat, by_computer=by_computer)
             return game_move(session, room, seat, move, version, client_move_id, publisher)
         try:
             before, parsed, new_state, events = _checked(
@@ -148,6 +145,15 @@ def submit_move(
         if lapsed:
             publisher.room_changed(room_id, None)
     return result
+
+
+def _check_who_plays(room: Row[Any], seat: int, *, by_computer: bool) -> None:
+    """In another game's room the computer plays its seats and the one it stands in for, and
+    nobody else does: "standin_playing" for the owner of that seat, else "not_your_turn"."""
+    if not by_computer and seat == room.standin_seat:
+        raise EndingRefused("standin_playing")
+    if by_computer != (seat in computer_seats(room) or seat == room.standin_seat):
+        raise NotYourTurn("not_your_turn")
 
 
 def game_move(

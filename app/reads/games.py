@@ -11,14 +11,14 @@ for ever, so a newer version replays only the moves after V.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Row, or_, select
 from sqlalchemy.orm import Session
 
-from app.models import Move, Room
+from app.models import Move, Room, RoomEvent
 from app.reads.positions import Played, PositionCache, takeback_count, takeback_entry
 from app.reads.roomview import LogEntry
 from engine.canonical import canonical_json
@@ -64,6 +64,33 @@ def computer_seats(room: Room | Row[Any]) -> dict[int, str]:
 def computers_json(computers: Mapping[int, str]) -> str:
     """The computer's seats as a room stores them (`computer_seats` reads them back)."""
     return canonical_json({str(seat): strength for seat, strength in sorted(computers.items())})
+
+
+def standins_of(events: Iterable[tuple[str, int | None]]) -> set[int]:
+    """The seats the computer stands in for, from the room's log of happenings (kind, seat)."""
+    seats: set[int] = set()
+    for kind, seat in events:
+        if kind == "standin_started" and seat is not None:
+            seats.add(seat)
+        elif kind == "standin_ended":
+            seats.discard(seat)
+    return seats
+
+
+def standin_seats(session: Session, room: Room | Row[Any]) -> set[int]:
+    """The seats the computer stands in for in a room of another game, where it may stand in
+    for several absent players at once (`rooms.standin_seat` is one of them, None: none)."""
+    if room.standin_seat is None:
+        return set()
+    rows = session.execute(
+        select(RoomEvent.kind, RoomEvent.seat)
+        .where(
+            RoomEvent.room_id == room.id,
+            RoomEvent.kind.in_(("standin_started", "standin_ended")),
+        )
+        .order_by(RoomEvent.seq)
+    ).all()
+    return standins_of((kind, seat) for kind, seat in rows)
 
 
 def start_of(room: Room | Row[Any]) -> Any:
@@ -139,8 +166,8 @@ def computer_turn_in(session: Session, room: Room) -> tuple[bool, ComputerTurn |
     """Whether the room of another game has a computer seat (its own, or one it stands in for
     at its steadier strength), and its turn when it is to move."""
     computers = computer_seats(room)
-    if room.standin_seat is not None and room.standin_seat not in computers:
-        computers[room.standin_seat] = game_of(room).strengths[0]
+    for standin in standin_seats(session, room):
+        computers.setdefault(standin, game_of(room).strengths[0])
     if not computers:
         return False, None
     if room.finished or room.ending is not None:
@@ -164,6 +191,6 @@ def computer_rooms_waiting(session: Session) -> list[str]:
     waiting = []
     for room_id, computers, standin, snapshot in rows:
         current = json.loads(snapshot).get("current")
-        if str(current) in json.loads(computers) or (standin is not None and current == standin):
+        if str(current) in json.loads(computers) or standin is not None:
             waiting.append(room_id)
     return waiting

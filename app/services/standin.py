@@ -3,8 +3,9 @@ other player may let the computer (Inland Port: normal strength; another game: i
 one) play for the absent seat until its owner comes back and takes over (`start_standin`,
 `take_over`), or, with two players, claim the game (`app.services.ending.claim`). Each is
 written in the room's log. Only the absent player's own requests and pages tell whether they are
-here (`app.services.presence`): nobody can make another player look gone. The computer stands
-in for one seat at a time.
+here (`app.services.presence`): nobody can make another player look gone. In Inland Port's room
+the computer stands in for one seat; in another game's for each absent player who was left to
+move (the room's log of stand-ins tells which: `app.reads.games.standin_seats`).
 
 The stand-in moves through `app.services.moves.submit_move` like the computer opponent
 (`app.computer.player`); `rooms.standin_seat` says which seat it plays.
@@ -16,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from app.live.notify import Publisher, queue_notify
 from app.models import Room
-from app.reads.games import computer_seats, game_of, game_position
+from app.reads.games import computer_seats, game_of, game_position, standin_seats
 from app.reads.positions import position
 from app.reads.queries import STANDIN_LEVEL, presence
 from app.reads.roomview import Viewer
@@ -78,7 +79,9 @@ def start_standin(
         other = check_opponent_gone(
             session, room, seat, absent_after=absent_after, presence_timeout=presence_timeout
         )
-        if room.standin_seat is not None:
+        if room.standin_seat is not None and (
+            room.game == "inland_port" or other in standin_seats(session, room)
+        ):
             raise EndingRefused("standin_playing")
         room.standin_seat = other
         room.updated_at = now()
@@ -95,9 +98,13 @@ def take_over(session: Session, *, viewer: Viewer, publisher: Publisher | None =
     does not)."""
     seat = _player_seat(viewer)
     with room_lock(session, viewer.room_id) as room:
-        if room.standin_seat != seat:
+        if room.game == "inland_port":
+            standins = set() if room.standin_seat is None else {room.standin_seat}
+        else:
+            standins = standin_seats(session, room)
+        if seat not in standins:
             raise EndingRefused("no_standin")
-        room.standin_seat = None
+        room.standin_seat = min(standins - {seat}, default=None)
         room.updated_at = now()
         log_event(session, room, "standin_ended", seat)
         queue_notify(session, room.id, None)

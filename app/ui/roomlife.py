@@ -40,6 +40,10 @@ class RoomLife:
     #: The seat the computer plays for while its player is away, and whether it is the viewer's.
     standin_seat: int | None = None
     standin_for_viewer: bool = False
+    #: The other seats the computer stands in for (another game's room: several at once).
+    standin_others: tuple[int, ...] = ()
+    #: The viewer may let the computer play for the player gone.
+    may_stand_in: bool = False
     #: How many of their own moves the viewer may ask to take back (0: none, or not now).
     can_take_back: int = 0
     #: The seat whose takeback request is open, and how many moves it would take back.
@@ -91,6 +95,7 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
         gone_seat=1 - seat if gone and seat is not None else None,
         standin_seat=standin,
         standin_for_viewer=standin is not None and standin == seat,
+        may_stand_in=bool(gone) and standin is None,
         can_take_back=own,
         takeback_seat=asker,
         takeback_count=0 if asker is None else takeback_counts(view, asker),

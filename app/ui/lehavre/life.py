@@ -8,6 +8,7 @@ Pure presentation: the room's view in, the `RoomLife` value out (`app.ui.roomlif
 
 from __future__ import annotations
 
+from app.reads.games import standins_of
 from app.reads.roomview import RoomEventEntry, RoomView
 from app.services.ending import may_abort
 from app.services.takeback import may_ask_again
@@ -31,7 +32,8 @@ def life_of(view: RoomView, words: Words) -> RoomLife:
         if _may_ask(view, seat, against_computer=not others):
             own = takeback_counts(view, seat)
     gone = _gone(view, computers) if playing and started else None
-    standin = None if over else facts.standin_seat
+    standins = set() if over or facts.standin_seat is None else _standins(view)
+    standin = seat if seat in standins else min(standins, default=None)
     waiting: tuple[int, ...] = ()
     if asker is not None:
         accepted = accepted_here(view.facts.events, asker, view.version)
@@ -46,6 +48,8 @@ def life_of(view: RoomView, words: Words) -> RoomLife:
         may_claim=facts.players == 2,
         standin_seat=standin,
         standin_for_viewer=standin is not None and standin == seat,
+        standin_others=tuple(sorted(standins - {standin})),
+        may_stand_in=gone is not None and gone not in standins,
         can_take_back=own,
         takeback_seat=asker,
         takeback_count=0 if asker is None else takeback_counts(view, asker),
@@ -55,6 +59,11 @@ def life_of(view: RoomView, words: Words) -> RoomLife:
         several=facts.players > 2,
         news=_news(view, words),
     )
+
+
+def _standins(view: RoomView) -> set[int]:
+    """The seats the computer stands in for (`app.reads.games.standin_seats`)."""
+    return standins_of((e.kind, e.seat) for e in view.facts.events)
 
 
 def _gone(view: RoomView, computers: set[int]) -> int | None:

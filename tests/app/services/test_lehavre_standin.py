@@ -51,7 +51,7 @@ def test_the_computer_stands_in_for_the_player_gone_until_they_take_over(
     room = lehavre_room(client, 3)
     _, gone = to_move(client, room)
     assert gone is not None
-    here, third = [s for s in range(3) if s != gone]
+    here, third = (s for s in range(3) if s != gone)
     absence_passes()
     refused = act(client, room, gone, "standin")  # nobody stands in for themselves
     assert refused.status_code == 409 and refused.json()["code"] == "not_absent"
@@ -70,21 +70,37 @@ def test_the_computer_stands_in_for_the_player_gone_until_they_take_over(
     assert started.status_code == 200 and started.json() == {"standin_seat": gone}
     got = wait_for_turn(client, room, {here, third})  # the computer played the turn
     assert not got["finished"]
-    # one stand-in at a time: the next player to move, gone too, waits for a person
+    # the next player to move, gone too, gets the computer as well
     mover = got["summary"]["current"]
     other = third if mover == here else here
     absence_passes()
     second = act(client, room, other, "standin")
-    assert second.status_code == 409 and second.json()["code"] == "standin_playing"
+    assert second.status_code == 200 and second.json() == {"standin_seat": mover}
+    again = act(client, room, other, "standin")  # whoever is to move, nobody new is gone
+    assert again.status_code == 409
+    assert again.json()["code"] in ("not_absent", "standin_playing")
+    got = wait_for_turn(client, room, {other})  # the computer played both seats' turns
+    assert not got["finished"]
+    page = page_of(client, room, other)
+    for seat in (gone, mover):
+        assert f"The computer plays for Player {seat + 1} while they are away." in page
+    assert 'id="take-over-button"' in page_of(client, room, mover)
+    assert act(client, room, mover, "take-over").json() == {"standin_seat": None}
+    # the first player back; the computer goes on standing in for the other
     assert f"The computer plays for Player {gone + 1} while they are away." in page_of(
-        client, room, third
+        client, room, other
     )
     assert 'id="take-over-button"' in page_of(client, room, gone)
     foreign = act(client, room, here, "take-over")
     assert foreign.status_code == 409 and foreign.json()["code"] == "no_standin"
     back = act(client, room, gone, "take-over")
     assert back.status_code == 200 and back.json() == {"standin_seat": None}
-    assert events(client, room) == [("standin_started", gone), ("standin_ended", gone)]
+    assert events(client, room) == [
+        ("standin_started", gone),
+        ("standin_started", mover),
+        ("standin_ended", mover),
+        ("standin_ended", gone),
+    ]
 
 
 def test_the_owner_cannot_play_over_the_stand_in(

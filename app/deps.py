@@ -161,8 +161,8 @@ TokenSeatDep = Annotated[Viewer, Depends(token_seat)]
 
 
 def inland_port_room(room_id: str, session: SessionDep) -> None:
-    """Only for Inland Port's rooms: what the other games' rooms do not offer yet (the stand-in,
-    claim, takeback, a new seat link, rematch): `NotInThisGame`."""
+    """Only for Inland Port's rooms: what the other games' rooms do not offer (the building
+    panel, a part of Inland Port's board): `NotInThisGame`."""
     game = session.scalar(select(Room.game).where(Room.id == room_id))
     if game is not None and game != "inland_port":
         raise NotInThisGame(room_id)

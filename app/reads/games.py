@@ -1,23 +1,25 @@
 """A room's position in any game but Inland Port: its setup plus its moves, replayed through the
 game's interface (`engine.games`) and cached per process like Inland Port's (`app.reads.positions`,
-which also keeps Inland Port's takebacks and move events).
+which also keeps Inland Port's move events).
 
-The log rows are the game's canonical moves; the start is the room's setup (JSON). A position
-cached at version V stays true for ever, so a newer version replays only the moves after V.
+The log rows are the game's canonical moves and, agreed by the other players, takebacks (the row
+`app.reads.positions.takeback_text`: the last `n` moves in force are undone; the log itself is
+never rewritten); the start is the room's setup (JSON). A position cached at version V stays true
+for ever, so a newer version replays only the moves after V.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, or_, select
 from sqlalchemy.orm import Session
 
-from app.models import Move, Room
-from app.reads.positions import PositionCache
+from app.models import Move, Room, RoomEvent
+from app.reads.positions import Played, PositionCache, takeback_count, takeback_entry
 from app.reads.roomview import LogEntry
 from engine.canonical import canonical_json
 from engine.games import Game, game
@@ -25,11 +27,13 @@ from engine.games import Game, game
 
 @dataclass(frozen=True)
 class GamePosition:
-    """The position after the first `version` rows of a room's log, and the log that led there."""
+    """The position after the first `version` rows of a room's log, the log that led there, and
+    the moves in force (`played`: a takeback row undoes the last ones)."""
 
     version: int
     state: Any
     log: tuple[LogEntry, ...]
+    played: tuple[Played, ...] = ()
 
 
 game_positions: PositionCache[GamePosition] = PositionCache(maxsize=4096)
@@ -62,6 +66,33 @@ def computers_json(computers: Mapping[int, str]) -> str:
     return canonical_json({str(seat): strength for seat, strength in sorted(computers.items())})
 
 
+def standins_of(events: Iterable[tuple[str, int | None]]) -> set[int]:
+    """The seats the computer stands in for, from the room's log of happenings (kind, seat)."""
+    seats: set[int] = set()
+    for kind, seat in events:
+        if kind == "standin_started" and seat is not None:
+            seats.add(seat)
+        elif kind == "standin_ended":
+            seats.discard(seat)
+    return seats
+
+
+def standin_seats(session: Session, room: Room | Row[Any]) -> set[int]:
+    """The seats the computer stands in for in a room of another game, where it may stand in
+    for several absent players at once (`rooms.standin_seat` is one of them, None: none)."""
+    if room.standin_seat is None:
+        return set()
+    rows = session.execute(
+        select(RoomEvent.kind, RoomEvent.seat)
+        .where(
+            RoomEvent.room_id == room.id,
+            RoomEvent.kind.in_(("standin_started", "standin_ended")),
+        )
+        .order_by(RoomEvent.seq)
+    ).all()
+    return standins_of((kind, seat) for kind, seat in rows)
+
+
 def start_of(room: Room | Row[Any]) -> Any:
     """The room's start position: its game's start for its setup."""
     return game_of(room).start(json.loads(room.setup))
@@ -77,10 +108,11 @@ def game_position(session: Session, room: Room | Row[Any], version: int) -> Game
     cached = game_positions.get(room.id)
     if cached is not None and cached.version == version:
         return cached
+    played: list[Played]
     if cached is not None and cached.version < version:
-        state, log, start = cached.state, list(cached.log), cached.version
+        state, log, start, played = cached.state, list(cached.log), cached.version, [*cached.played]
     else:
-        state, log, start = start_of(room), [], 0
+        state, log, start, played = start_of(room), [], 0, []
     rows = session.execute(
         select(Move.seq, Move.seat, Move.move)
         .where(Move.room_id == room.id, Move.seq >= start, Move.seq < version)
@@ -90,10 +122,26 @@ def game_position(session: Session, room: Room | Row[Any], version: int) -> Game
         raise RuntimeError(f"room {room.id}: the move log has a gap before version {version}")
     rules = game_of(room)
     for seq, seat, text in rows:
+        count = takeback_count(text)
+        if count is not None:
+            del played[len(played) - count :]
+            state = replay_played(room, played)
+            log.append(takeback_entry(seq, seat, count))
+            continue
         state = rules.apply(state, rules.parse(text))
         log.append(entry_of(seq, seat, text))
-    found = GamePosition(version=version, state=state, log=tuple(log))
+        played.append((seq, seat, text))
+    found = GamePosition(version=version, state=state, log=tuple(log), played=tuple(played))
     return game_positions.put(room.id, found)
+
+
+def replay_played(room: Room | Row[Any], played: Sequence[Played]) -> Any:
+    """The position the moves in force give, from the room's start."""
+    rules = game_of(room)
+    state = start_of(room)
+    for _, _, text in played:
+        state = rules.apply(state, rules.parse(text))
+    return state
 
 
 def final_result(session: Session, room: Room) -> dict[str, Any]:
@@ -115,8 +163,11 @@ def legal_moves_now(session: Session, room: Room, seat: int) -> list[dict[str, A
 
 
 def computer_turn_in(session: Session, room: Room) -> tuple[bool, ComputerTurn | None]:
-    """Whether the room of another game has a computer seat, and its turn when it is to move."""
+    """Whether the room of another game has a computer seat (its own, or one it stands in for
+    at its steadier strength), and its turn when it is to move."""
     computers = computer_seats(room)
+    for standin in standin_seats(session, room):
+        computers.setdefault(standin, game_of(room).strengths[0])
     if not computers:
         return False, None
     if room.finished or room.ending is not None:
@@ -131,12 +182,15 @@ def computer_turn_in(session: Session, room: Room) -> tuple[bool, ComputerTurn |
 def computer_rooms_waiting(session: Session) -> list[str]:
     """The unfinished rooms of other games where the computer is to move (by the snapshot)."""
     rows = session.execute(
-        select(Room.id, Room.computers, Room.snapshot).where(
-            Room.game != "inland_port", Room.computers != "{}", Room.finished.is_(False)
+        select(Room.id, Room.computers, Room.standin_seat, Room.snapshot).where(
+            Room.game != "inland_port",
+            or_(Room.computers != "{}", Room.standin_seat.is_not(None)),
+            Room.finished.is_(False),
         )
     ).all()
-    return [
-        room_id
-        for room_id, computers, snapshot in rows
-        if str(json.loads(snapshot).get("current")) in json.loads(computers)
-    ]
+    waiting = []
+    for room_id, computers, standin, snapshot in rows:
+        current = json.loads(snapshot).get("current")
+        if str(current) in json.loads(computers) or standin is not None:
+            waiting.append(room_id)
+    return waiting

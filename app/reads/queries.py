@@ -34,6 +34,7 @@ from app.reads.roomview import (
 )
 from app.services.errors import RoomNotFound
 from app.services.presence import absent_seats
+from engine.games import game
 
 STANDIN_LEVEL = "normal"
 """The strength of the computer standing in for an absent player."""
@@ -250,7 +251,7 @@ def _facts(
                 )
             )
         )
-    offered = rematch_offers(session, room) if room.finished else (False, False)
+    offered = rematch_offers(session, room) if room.finished else (False,) * room.players
     return RoomFacts(
         room_id=room.id,
         version=room.version,
@@ -290,7 +291,12 @@ def room_view(
     invites = open_invites(facts, viewer, base_url) if is_player else ()
     invite = invites[0][1] if invites else None
     rematch = None
-    if facts.game == "inland_port" and (engine.is_finished(state) or facts.ending is not None):
+    if facts.game != "inland_port":
+        if game(facts.game).finished(state) or facts.ending is not None:
+            rematch = rematch_seen(
+                facts.rematch_offered_by, facts.rematch_room_id, viewer, base_url
+            )
+    elif engine.is_finished(state) or facts.ending is not None:
         rematch = rematch_seen(facts.rematch_offered_by, facts.rematch_room_id, viewer, base_url)
     return RoomView(
         facts=facts,
@@ -329,14 +335,14 @@ def open_invites(facts: RoomFacts, viewer: Viewer, base_url: str) -> tuple[tuple
     )
 
 
-def rematch_offers(session: Session, room: Room) -> tuple[bool, bool]:
-    """Which seats of a finished room asked for a rematch."""
+def rematch_offers(session: Session, room: Room) -> tuple[bool, ...]:
+    """Which seats of a finished room asked for a rematch, by seat."""
     offered = set(session.scalars(select(RematchOffer.seat).where(RematchOffer.room_id == room.id)))
-    return 0 in offered, 1 in offered
+    return tuple(seat in offered for seat in range(room.players))
 
 
 def rematch_seen(
-    offered_by: tuple[bool, bool], room_id: str | None, viewer: Viewer, base_url: str
+    offered_by: tuple[bool, ...], room_id: str | None, viewer: Viewer, base_url: str
 ) -> RematchInfo:
     """The rematch as `viewer` sees it: a player gets a link into the new room once it is open."""
     link = None

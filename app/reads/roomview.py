@@ -75,12 +75,13 @@ class Ending:
 class RematchInfo:
     """The rematch offered after a finished game.
 
-    `offered_by[s]` is True once seat `s` asked for it; when both did, `room_id` is the new room
-    (same players, seats swapped so the other player moves first) and `seat_link` is this
-    viewer's link into it (None for spectators).
+    `offered_by[s]` is True once seat `s` asked for it; when every player did, `room_id` is the
+    new room (Inland Port: the same players, seats swapped so the other player moves first;
+    another game: each player in their seat) and `seat_link` is this viewer's link into it
+    (None for spectators).
     """
 
-    offered_by: tuple[bool, bool]
+    offered_by: tuple[bool, ...]
     room_id: str | None
     seat_link: str | None
 
@@ -142,7 +143,7 @@ class RoomFacts:
     online: tuple[bool, ...]
     spectators: int
     open_invites: frozenset[str]
-    rematch_offered_by: tuple[bool, bool]
+    rematch_offered_by: tuple[bool, ...]
     rematch_room_id: str | None
     computer: str | None
     computer_seat: int | None

@@ -248,6 +248,9 @@ REFUSALS: dict[str, Refusal] = {
     "no_seat_to_reissue": Refusal(
         409, N_("Nobody holds the other seat: there is no seat link to issue again.")
     ),
+    "seat_played_by_computer": Refusal(
+        409, N_("The computer plays this seat now: it has no seat link to issue again.")
+    ),
     "not_started": Refusal(
         409, N_("The game has not started: it starts when both seats are taken.")
     ),
@@ -270,6 +273,16 @@ REFUSALS: dict[str, Refusal] = {
         409, N_("There is nothing to take back: your opponent acted after your last action.")
     ),
     "no_takeback": Refusal(409, N_("There is no takeback request for you to answer.")),
+    "takeback_answered": Refusal(
+        409, N_("You already accepted this takeback: it waits for the other players.")
+    ),
+    "claim_needs_two": Refusal(
+        409,
+        N_(
+            "With more than two players nobody claims the game: let the computer play for "
+            "the absent player instead."
+        ),
+    ),
     "cannot_abort": Refusal(
         409, N_("The game can only be aborted before anyone has taken an action.")
     ),
@@ -345,15 +358,18 @@ SERVICE: tuple[str, ...] = (
     "not_the_host",
     "no_seat_to_reissue",
     "too_many_reissues",
+    "seat_played_by_computer",
     "not_started",
     "cannot_abort",
     "not_absent",
     "standin_playing",
     "no_standin",
+    "claim_needs_two",
     "takeback_pending",
     "takeback_asked_already",
     "nothing_to_take_back",
     "no_takeback",
+    "takeback_answered",
     "unknown_chat",
     "chat_not_yours",
     "chat_empty",

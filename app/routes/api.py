@@ -11,7 +11,6 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from app.deps import (
-    INLAND_PORT_ONLY,
     BaseUrlDep,
     HubDep,
     SessionDep,
@@ -232,14 +231,15 @@ def get_moves(room_id: RoomId, viewer: TokenViewerDep, session: SessionDep) -> L
 
 @router.post(
     "/rooms/{room_id}/rematch",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=RematchOut,
     responses={**TOKEN_REFUSALS, 409: {"model": Problem}},
 )
 def post_rematch(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, base: BaseUrlDep, hub: HubDep
 ) -> RematchOut | JSONResponse:
-    """Ask for (or accept) a rematch with the seats swapped; both players must ask."""
+    """Ask for (or accept) a rematch: Inland Port's with the seats swapped, another game's with
+    each player in their seat, the same seats, variant and computer seats; every player must
+    ask (the computer agrees at once)."""
     try:
         info = rematch.offer_rematch(session, viewer=viewer, base_url=base, publisher=hub)
     except RematchRefused as refused:

@@ -181,9 +181,9 @@ class LogOut(BaseModel):
 
 class RematchOut(BaseModel):
     offered_by: list[bool] = Field(
-        min_length=2, max_length=2, description="whether each seat asked, by seat"
+        min_length=1, max_length=5, description="whether each seat asked, by seat"
     )
-    room: str | None = Field(description="the new room once both players accepted")
+    room: str | None = Field(description="the new room once every player accepted")
     seat_link: str | None = Field(description="this player's link into the new room")
 
 

@@ -21,7 +21,6 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from sqlalchemy.orm import Session
 
 from app.deps import (
-    INLAND_PORT_ONLY,
     BaseUrlDep,
     FormDep,
     HubDep,
@@ -262,16 +261,17 @@ def room_page(
     return templates_for(lang).TemplateResponse(request, shown.page, context)
 
 
-@router.post(
-    "/rooms/{room_id}/rematch", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.post("/rooms/{room_id}/rematch", response_class=HTMLResponse)
 def post_rematch(page: PageActDep) -> HTMLResponse:
-    """Ask for the rematch with the boards swapped; it opens once both players asked."""
+    """Ask for the rematch (Inland Port's with the boards swapped); it opens once every player
+    asked."""
     t = page.t
 
     def said(info: RematchInfo) -> list[str]:
         if info.room_id:
             return [t.gettext("The rematch is ready.")]
+        if len(info.offered_by) > 2:
+            return [t.gettext("You asked for a rematch. It starts when every player agrees.")]
         return [t.gettext("You asked for a rematch. It starts when your opponent agrees.")]
 
     return act_in_panel(

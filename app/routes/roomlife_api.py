@@ -14,7 +14,6 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from app.deps import (
-    INLAND_PORT_ONLY,
     BaseUrlDep,
     HubDep,
     SessionDep,
@@ -49,7 +48,9 @@ class EndedOut(BaseModel):
 
 
 class NewSeatLinkOut(BaseModel):
-    seat: int = Field(description="the other seat, whose link this is")
+    seat: int = Field(
+        description="the seat whose link this is: Inland Port's other seat, else your own"
+    )
     seat_link: str = Field(description="its new seat link; the old one no longer opens the seat")
 
 
@@ -92,19 +93,19 @@ def post_abort(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: 
 
 @router.post(
     "/rooms/{room_id}/seat-link",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=NewSeatLinkOut,
     responses={409: {"model": Problem}},
 )
 def post_seat_link(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, base: BaseUrlDep, hub: HubDep
 ) -> NewSeatLinkOut:
-    """The host issues a new seat link for the other seat (a guest who lost theirs): the old
-    link stops working at once and the room's log records it. 403 "not_the_host" for anyone
-    else, 409 "no_seat_to_reissue" while the invite is unused or the computer holds the seat."""
-    link = seats.reissue_seat_link(session, viewer=viewer, base_url=base, publisher=hub)
-    assert viewer.seat is not None
-    return NewSeatLinkOut(seat=1 - viewer.seat, seat_link=link)
+    """A new seat link: in Inland Port's room the host's for the other seat (a guest who lost
+    theirs; 403 "not_the_host" for anyone else, 409 "no_seat_to_reissue" while the invite is
+    unused or the computer holds the seat); in another game's room a player's for their own
+    seat (409 "seat_played_by_computer" once the computer took it over). The old link stops
+    working at once (this token too, when it was the seat's own) and the room's log records it."""
+    claimed = seats.reissue_link(session, viewer=viewer, base_url=base, publisher=hub)
+    return NewSeatLinkOut(seat=claimed.seat, seat_link=claimed.seat_link)
 
 
 class StandinOut(BaseModel):
@@ -113,15 +114,16 @@ class StandinOut(BaseModel):
 
 @router.post(
     "/rooms/{room_id}/standin",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=StandinOut,
     responses={409: {"model": Problem}},
 )
 def post_standin(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
 ) -> StandinOut:
-    """The opponent to move has had no open page for ABSENT_AFTER seconds: the computer
-    (normal strength) plays for them until they take over (409 "not_absent" otherwise)."""
+    """The player to move (another's seat) has had no open page for ABSENT_AFTER seconds: the
+    computer (Inland Port: normal strength; another game: its steadier one) plays for them
+    until they take over (409 "not_absent" otherwise, "standin_playing" while it stands in
+    for a seat already)."""
     seat = standin.start_standin(
         session,
         viewer=viewer,
@@ -134,7 +136,6 @@ def post_standin(
 
 @router.post(
     "/rooms/{room_id}/take-over",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=StandinOut,
     responses={409: {"model": Problem}},
 )
@@ -148,7 +149,6 @@ def post_take_over(
 
 @router.post(
     "/rooms/{room_id}/claim",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=EndedOut,
     responses={409: {"model": Problem}},
 )
@@ -156,7 +156,8 @@ def post_claim(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, settings: SettingsDep, hub: HubDep
 ) -> EndedOut:
     """The opponent to move has had no open page for ABSENT_AFTER seconds: claim the game,
-    recorded as won because the opponent left (409 "not_absent" otherwise)."""
+    recorded as won because the opponent left (409 "not_absent" otherwise; "claim_needs_two"
+    in a room of more than two seats)."""
     ending.claim(
         session,
         viewer=viewer,
@@ -170,7 +171,12 @@ def post_claim(
 
 class TakebackOut(BaseModel):
     status: Literal["asked", "accepted", "declined"] = Field(
-        description='"asked": waiting for the opponent; against the computer its answer at once'
+        description='"asked": waiting for the other players; against the computer alone its '
+        "answer at once"
+    )
+    waiting_for: list[int] | None = Field(
+        default=None,
+        description="after an acceptance: the seats whose answer the takeback still waits for",
     )
 
 
@@ -181,16 +187,17 @@ class TakebackAnswerIn(BaseModel):
 
 @router.post(
     "/rooms/{room_id}/takeback",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=TakebackOut,
+    response_model_exclude_none=True,
     responses={409: {"model": Problem}},
 )
 def post_takeback(
     room_id: RoomId, viewer: TokenSeatDep, session: SessionDep, hub: HubDep
 ) -> TakebackOut:
-    """Ask to take back your own actions since the opponent last acted (409
-    "takeback_pending" while a request is open, "nothing_to_take_back" when the opponent acted
-    last). Against the computer the answer comes at once."""
+    """Ask to take back your own actions since another player last acted (409
+    "takeback_pending" while a request is open, "nothing_to_take_back" when another player
+    acted last). Every other player a person holds must accept; the computer's seats answer at
+    once, and against the computer alone the answer comes at once."""
     accepted = takeback.ask_takeback(session, viewer=viewer, publisher=hub)
     if accepted is None:
         return TakebackOut(status="asked")
@@ -199,8 +206,8 @@ def post_takeback(
 
 @router.post(
     "/rooms/{room_id}/takeback/answer",
-    dependencies=[INLAND_PORT_ONLY],
     response_model=TakebackOut,
+    response_model_exclude_none=True,
     responses={409: {"model": Problem}},
 )
 def post_takeback_answer(
@@ -210,6 +217,11 @@ def post_takeback_answer(
     session: SessionDep,
     hub: HubDep,
 ) -> TakebackOut:
-    """Accept or decline the opponent's open takeback request (409 "no_takeback")."""
-    takeback.answer_takeback(session, viewer=viewer, accept=body.accept, publisher=hub)
-    return TakebackOut(status="accepted" if body.accept else "declined")
+    """Accept or decline another player's open takeback request (409 "no_takeback", or
+    "takeback_answered" for a player who accepted it already). It happens once every other
+    player a person holds accepted (`waiting_for`: the seats it still waits for); one decline
+    ends it."""
+    waiting = takeback.answer_takeback(session, viewer=viewer, accept=body.accept, publisher=hub)
+    if not body.accept:
+        return TakebackOut(status="declined")
+    return TakebackOut(status="accepted", waiting_for=list(waiting) or None)

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.live.notify import Publisher, queue_notify
 from app.models import Room
-from app.reads.games import computer_seats, computers_json
+from app.reads.games import computer_seats, computers_json, standin_seats
 from app.reads.roomview import Viewer
 from app.services.errors import EndingRefused, NotStarted, NotYourTurn
 from app.services.events import log_event
@@ -61,9 +61,12 @@ def claim(
     publisher: Publisher | None = None,
 ) -> None:
     """The present player claims the game: the opponent to move has had no open page for
-    `absent_after` seconds. The claimer wins."""
+    `absent_after` seconds. The claimer wins. Only with two players ("claim_needs_two": with
+    more, the computer stands in for the absent one)."""
     seat = _player_seat(viewer)
     with room_lock(session, viewer.room_id) as room:
+        if room.players > 2:
+            raise EndingRefused("claim_needs_two")
         check_opponent_gone(
             session, room, seat, absent_after=absent_after, presence_timeout=presence_timeout
         )
@@ -96,6 +99,10 @@ def _hand_to_computer(session: Session, room: Room, seat: int) -> None:
         raise NotYourTurn("game_over")  # resigned already
     computers[seat] = games.game(room.game).strengths[0]
     room.computers = computers_json(computers)
+    standins = standin_seats(session, room)
+    if seat in standins:  # the computer plays the seat for good now
+        log_event(session, room, "standin_ended", seat)
+        room.standin_seat = min(standins - {seat}, default=None)
     room.updated_at = now()
     log_event(session, room, "resigned", seat)
     queue_notify(session, room.id, None)

@@ -1,6 +1,7 @@
 """The room's log of happenings that are not moves: a seat link reissued, a resignation, an
 abort, a game claimed, the computer standing in for an absent player and handing back, a
-takeback asked for and declined (an accepted one is a row of the move log itself).
+takeback asked for, accepted by one of several players, and declined (a takeback done is a
+row of the move log itself).
 
 Each is a `RoomEvent` row, only ever inserted, written inside the transaction of the write
 it records (under the room lock), logged after the first `at_version` moves of the room.
@@ -23,6 +24,7 @@ KINDS = (
     "standin_ended",
     "takeback_asked",
     "takeback_declined",
+    "takeback_accepted",
 )
 
 

@@ -65,7 +65,10 @@ def checked_move(
 def remember(room_id: str, before: GamePosition, seat: int, text: str, after: Any) -> GamePosition:
     """Cache the position after a move just written (the next read needs no replay)."""
     found = GamePosition(
-        before.version + 1, after, (*before.log, entry_of(before.version, seat, text))
+        before.version + 1,
+        after,
+        (*before.log, entry_of(before.version, seat, text)),
+        (*before.played, (before.version, seat, text)),
     )
     return game_positions.put(room_id, found)
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 import engine
 from app.live.notify import Publisher, queue_notify
 from app.models import Move, Room, Seat
-from app.reads.games import GamePosition, computer_seats
+from app.reads.games import GamePosition, computer_seats, standin_seats
 from app.reads.positions import Position, log_entry, position, positions
 from app.reads.roomview import LogEntry
 from app.services import gamemoves
@@ -122,8 +122,7 @@ def submit_move(
     seat = _mover(seat, client_move_id)
     with room_columns_lock(session, room_id, *_LOCKED_COLUMNS) as room:
         if room.game != INLAND_PORT:
-            if by_computer != (seat in computer_seats(room)):
-                raise NotYourTurn("not_your_turn")
+            _check_who_plays(session, room, seat, by_computer=by_computer)
             return game_move(session, room, seat, move, version, client_move_id, publisher)
         try:
             before, parsed, new_state, events = _checked(
@@ -146,6 +145,16 @@ def submit_move(
         if lapsed:
             publisher.room_changed(room_id, None)
     return result
+
+
+def _check_who_plays(session: Session, room: Row[Any], seat: int, *, by_computer: bool) -> None:
+    """In another game's room the computer plays its seats and those it stands in for, and
+    nobody else does: "standin_playing" for the owner of such a seat, else "not_your_turn"."""
+    standins = standin_seats(session, room)
+    if not by_computer and seat in standins:
+        raise EndingRefused("standin_playing")
+    if by_computer != (seat in computer_seats(room) or seat in standins):
+        raise NotYourTurn("not_your_turn")
 
 
 def game_move(
@@ -180,6 +189,8 @@ def game_move(
     result = _game_result(room.id, rules, gamemoves.remember(room.id, before, seat, text, after))
     if publisher is not None:
         publisher.room_changed(room.id, result.version)
+        if room.takeback_seat is not None:  # the move let an open takeback request lapse
+            publisher.room_changed(room.id, None)
     return result
 
 

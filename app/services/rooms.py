@@ -156,13 +156,32 @@ def create_game_room(
     its own invite link; a random setup (`variant` None: the game's first). The game starts
     once every seat is taken: at once when the host plays alone or with the computer only."""
     rules = games.game(game_id)
-    variant = variant or rules.variants[0]
-    setup = rules.random_setup(players, variant, secrets.randbits(64))
     computers = dict(computers or {})
     free = [seat for seat in range(players) if seat not in computers]
     seat = free[secrets.randbelow(len(free))] if host_seat == "random" and free else host_seat
     if not _seats_fit(seat, rules, players, computers):
         raise ValueError("the host and the computer each need a seat of the room of their own")
+    room = new_game_room(
+        session, game_id=game_id, players=players, variant=variant, computers=computers
+    )
+    publish = publisher if computers else None
+    return seat_host(session, room, seat=seat, base_url=base_url, publisher=publish)
+
+
+def new_game_room(
+    session: Session,
+    *,
+    game_id: str,
+    players: int,
+    variant: str | None,
+    computers: Mapping[int, str],
+    rematch_of: str | None = None,
+) -> Room:
+    """Add the row of a room of a game other than Inland Port with a random setup of `variant`
+    (None: the game's first), the computer in the seats of `computers` (flushed, so seats and
+    links may follow)."""
+    rules = games.game(game_id)
+    setup = rules.random_setup(players, variant or rules.variants[0], secrets.randbits(64))
     stamp = now()
     start = rules.start(setup)
     room = Room(
@@ -178,12 +197,12 @@ def create_game_room(
         computer=None,
         computer_seat=None,
         computers=computers_json(computers),
+        rematch_of=rematch_of,
     )
     room.catalog_id, room.catalog_sha256 = rules.numbers()
     session.add(room)
     session.flush()
-    publish = publisher if computers else None
-    return seat_host(session, room, seat=seat, base_url=base_url, publisher=publish)
+    return room
 
 
 def _seats_fit(

@@ -9,6 +9,7 @@ reading the room's seats again (`lost_viewers`).
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -192,38 +193,48 @@ def reissue_seat_link(
     session: Session, *, viewer: Viewer, base_url: str, publisher: SeatPublisher | None = None
 ) -> str:
     """The host gives the other seat a new token and gets its new seat link, for a guest who
-    lost theirs. The old link stops opening the seat at once, and so do the spectator link
-    derived from it and its rematch offer (the new holder offers again); the room's log records
-    it; the seat's absence clock starts again (and again when the new link is first used).
+    lost theirs (Inland Port; another game's room: `reissue_link`)."""
+    return reissue_link(session, viewer=viewer, base_url=base_url, publisher=publisher).seat_link
 
-    Only the host may (`ReissueRefused` "not_the_host"), and only for a seat a person holds
-    (`ReissueRefused` "no_seat_to_reissue": still offered by the invite, or the computer's).
-    """
-    if viewer.kind != "seat" or viewer.seat is None:
-        raise ReissueRefused("not_the_host")
+
+def reissue_link(
+    session: Session, *, viewer: Viewer, base_url: str, publisher: SeatPublisher | None = None
+) -> ClaimedSeat:
+    """A seat gets a new token and its new seat link: in Inland Port's room the host's other
+    seat, for a guest who lost theirs; in another game's room the viewer's own seat, whatever
+    its number (a link that went astray). The old link stops opening the seat at once, and so
+    do the spectator link derived from it and its rematch offer (the new holder offers again);
+    the room's log records it; the seat's absence clock starts again (and again when the new
+    link is first used).
+
+    Refused: in Inland Port's room to anyone but the host (`ReissueRefused` "not_the_host"), for
+    a seat no person holds ("no_seat_to_reissue": still offered by the invite, or the
+    computer's); in another game's room to a spectator ("not_a_player") and for a seat the
+    computer took over ("seat_played_by_computer"); each seat `MAX_REISSUES` times at most
+    (Inland Port: the room)."""
     with room_lock(session, viewer.room_id) as room:
-        if room.host_seat != viewer.seat:
-            raise ReissueRefused("not_the_host")
-        other = 1 - viewer.seat
-        seat = session.get(Seat, (room.id, other))
-        if seat is None or room.computer_seat == other:
+        target = _reissued_seat(room, viewer)
+        seat = session.get(Seat, (room.id, target))
+        if seat is None:
             raise ReissueRefused("no_seat_to_reissue")
-        if _reissues(session, room.id) >= MAX_REISSUES:
+        if _reissues(session, room.id, None if room.game == "inland_port" else target) >= (
+            MAX_REISSUES
+        ):
             raise ReissueRefused("too_many_reissues", {"limit": MAX_REISSUES})
         token = new_token()
         seat.token_hash = token_hash(token)
         # The absence clock starts again: a new link cannot make its holder look gone at once.
         seat.last_seen_at = now()
-        _end_derived(session, room.id, other)
+        _end_derived(session, room.id, target)
         session.add(
             Link(
                 token_hash=token_hash(spectator_token_for(token)),
                 room_id=room.id,
                 kind="spectator",
-                seat=other,
+                seat=target,
             )
         )
-        log_event(session, room, "seat_link_reissued", other)
+        log_event(session, room, "seat_link_reissued", target)
         room.updated_at = now()
         queue_notify(session, room.id, None, seats_changed=True)
         session.commit()
@@ -231,7 +242,23 @@ def reissue_seat_link(
     if publisher is not None:
         publisher.room_changed(viewer.room_id, None)
         publisher.seat_tokens_changed(viewer.room_id)
-    return seat_link(base_url, token)
+    return ClaimedSeat(viewer.room_id, target, token, seat_link(base_url, token))
+
+
+def _reissued_seat(room: Room, viewer: Viewer) -> int:
+    """The seat whose link `viewer` may give anew in the locked `room`."""
+    seat = viewer.seat
+    if viewer.kind != "seat" or seat is None:
+        raise ReissueRefused("not_the_host" if room.game == "inland_port" else "not_a_player")
+    if room.game == "inland_port":
+        if room.host_seat != seat:
+            raise ReissueRefused("not_the_host")
+        if room.computer_seat == 1 - seat:
+            raise ReissueRefused("no_seat_to_reissue")
+        return 1 - seat
+    if str(seat) in json.loads(room.computers):
+        raise ReissueRefused("seat_played_by_computer")
+    return seat
 
 
 def _end_derived(session: Session, room_id: str, seat: int) -> None:
@@ -272,11 +299,13 @@ def lost_viewers(session: Session, *, room_id: str, viewers: Iterable[Viewer]) -
     return lost
 
 
-def _reissues(session: Session, room_id: str) -> int:
-    """How many times the room's seat link was given anew."""
-    count = session.scalar(
+def _reissues(session: Session, room_id: str, seat: int | None) -> int:
+    """How many times the room's seat link was given anew (of `seat`; None: of any seat)."""
+    query = (
         select(func.count())
         .select_from(RoomEvent)
         .where(RoomEvent.room_id == room_id, RoomEvent.kind == "seat_link_reissued")
     )
-    return int(count or 0)
+    if seat is not None:
+        query = query.where(RoomEvent.seat == seat)
+    return int(session.scalar(query) or 0)

@@ -34,14 +34,32 @@ class RoomLife:
     reissue_seat: int | None
     #: The opponent to move is gone: the viewer may let the computer play for them or claim.
     opponent_gone: bool = False
+    #: The seat of the player gone, and whether the game may be claimed (two players only).
+    gone_seat: int | None = None
+    may_claim: bool = True
     #: The seat the computer plays for while its player is away, and whether it is the viewer's.
     standin_seat: int | None = None
     standin_for_viewer: bool = False
+    #: The other seats the computer stands in for (another game's room: several at once).
+    standin_others: tuple[int, ...] = ()
+    #: The viewer may let the computer play for the player gone.
+    may_stand_in: bool = False
     #: How many of their own moves the viewer may ask to take back (0: none, or not now).
     can_take_back: int = 0
     #: The seat whose takeback request is open, and how many moves it would take back.
     takeback_seat: int | None = None
     takeback_count: int = 0
+    #: The viewer must still answer the open request.
+    takeback_answer: bool = False
+    #: The names of the players whose answer the open request still waits for (more than two
+    #: seats: each one must accept).
+    takeback_waiting: tuple[str, ...] = ()
+    #: The viewer may have a new link for their own seat (a room of another game).
+    reissue_own: bool = False
+    #: The room has more than two seats (its words speak of the other players).
+    several: bool = False
+    #: How the last happening ended, where the room shows no log of them ("" none).
+    news: str = ""
 
 
 def not_started_text(words: Words) -> str:
@@ -74,11 +92,14 @@ def life_context(view: RoomView, words: Words) -> dict[str, Any]:
         can_abort=playing and may_abort(view.version, view.facts.start_moves),
         reissue_seat=reissue,
         opponent_gone=bool(gone),
+        gone_seat=1 - seat if gone and seat is not None else None,
         standin_seat=standin,
         standin_for_viewer=standin is not None and standin == seat,
+        may_stand_in=bool(gone) and standin is None,
         can_take_back=own,
         takeback_seat=asker,
         takeback_count=0 if asker is None else takeback_counts(view, asker),
+        takeback_answer=asker is not None and seat is not None and asker == 1 - seat,
     )
     return {"life": life}
 
@@ -129,6 +150,8 @@ def event_line(words: Words, event: RoomEventEntry) -> str:
         return t.gettext("%(player)s asked to take back their last actions.", player=player)
     if event.kind == "takeback_declined":
         return t.gettext("%(player)s declined the takeback.", player=player)
+    if event.kind == "takeback_accepted":
+        return t.gettext("%(player)s accepted the takeback.", player=player)
     return event.kind
 
 

@@ -3,7 +3,7 @@
 The board element (``id="board"``, templates/lehavre/board.html) holds the parts: the seats (who
 plays, who is here, the invite links while a seat is free), the status, the harbour (offers, supply
 tiles, the round card), the buildings (proposals, town, ships), each player's area, and the move
-panel of the player to move. Each part is drawn whole and digested; a socket gets the parts whose
+panel of the player to move, and the room's life (takeback, resign, abort: `app.ui.lehavre.life`). Each part is drawn whole and digested; a socket gets the parts whose
 digest changed (a patch), as Inland Port's board (`app.ui.parts`).
 """
 
@@ -14,14 +14,17 @@ from typing import Any
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, language
 from app.live.frames import BoardSummary, DrawnBoard, frame_of, part_hash
 from app.reads.roomview import RoomView
+from app.ui.lehavre.life import life_of
 from app.ui.lehavre.panel import panel_context
 from app.ui.lehavre.table import seat_name, table_context
 from app.ui.parts import PART_MARK, Marks, Shared, fill_move_ids, move_id_mark, render_template
+from app.ui.words import words_for
 from engine.lehavre import State, scores
 
 #: (part id, template), in the board's order; "lh-player-N" for each seat comes from `_sources`.
 _FIXED_PARTS = (
     ("lh-seats", "lehavre/seats.html"),
+    ("lh-life", "lehavre/life_part.html"),
     ("lh-status", "lehavre/status_part.html"),
     ("lh-harbour", "lehavre/harbour.html"),
     ("lh-buildings", "lehavre/buildings.html"),
@@ -66,7 +69,17 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "resigned": {e.seat for e in view.facts.events if e.kind == "resigned"},
         "strength_names": strength_names(t),
         "scores": _scores(state) if state.phase == "over" else None,
+        "life": life_of(view, words_for(lang)),
+        "viewer_seat": view.viewer_seat,
+        "rematch_asked": _rematch_asked(view, names),
     }
+
+
+def _rematch_asked(view: RoomView, names: tuple[str, ...]) -> str:
+    """The names of the players who asked for a rematch, joined ("" none)."""
+    if view.rematch is None:
+        return ""
+    return ", ".join(names[seat] for seat, asked in enumerate(view.rematch.offered_by) if asked)
 
 
 def strength_names(t: Language) -> dict[str, str]:

@@ -4,41 +4,12 @@ the one move service, refusals in Le Havre's words, whole games to the end (SQLi
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from support.lehavre import lehavre_room, move, to_move, wait_for_turn
 from support.rooms import bearer, token_of
-
-
-def lehavre_room(client: TestClient, players: int, **more: Any) -> dict[str, Any]:
-    """A short Le Havre room with every seat claimed: {"room", "tokens": {seat: token}, ...}."""
-    others = ["friend"] * (players - 1)
-    body = {"game": "lehavre", "others": others, "variant": "short", "host_seat": 0, **more}
-    response = client.post("/api/rooms", json=body)
-    assert response.status_code == 201, response.text
-    created = response.json()
-    tokens = {created["seat"]: created["token"]}
-    for link in created["invite_links"]:
-        claimed = client.post(f"/api/invites/{token_of(link)}")
-        assert claimed.status_code == 200, claimed.text
-        tokens[claimed.json()["seat"]] = claimed.json()["token"]
-    return {**created, "tokens": tokens}
-
-
-def to_move(client: TestClient, room: dict[str, Any]) -> tuple[int, int | None]:
-    """The room's version and the seat to move (None: the game is over)."""
-    got = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["tokens"][0])).json()
-    return got["version"], got["summary"]["current"]
-
-
-def move(client: TestClient, room: dict[str, Any], seat: int, body: Any, version: int) -> Any:
-    return client.post(
-        f"/api/rooms/{room['room']}/moves",
-        json={"move": body, "version": version, "client_move_id": f"m{version}-{seat}"},
-        headers=bearer(room["tokens"][seat]),
-    )
 
 
 def test_every_other_seat_gets_its_own_invite_claimed_once(client: TestClient) -> None:
@@ -134,16 +105,7 @@ def test_a_room_that_does_not_fit_its_game_is_refused(client: TestClient, body: 
 
 
 INLAND_PORT_ONLY = [
-    ("post", "/rooms/{room}/takeback"),
-    ("post", "/rooms/{room}/claim"),
-    ("post", "/rooms/{room}/standin"),
-    ("post", "/rooms/{room}/seat-link"),
-    ("post", "/rooms/{room}/rematch"),
     ("get", "/rooms/{room}/panel"),
-    ("post", "/api/rooms/{room}/takeback"),
-    ("post", "/api/rooms/{room}/claim"),
-    ("post", "/api/rooms/{room}/seat-link"),
-    ("post", "/api/rooms/{room}/rematch"),
 ]
 
 
@@ -206,18 +168,6 @@ def test_the_table_page_shows_every_seat_and_the_invites_to_the_host(client: Tes
     )
     assert page.status_code == 200 and 'id="lh-harbour"' in page.text
     assert all(link not in page.text for link in created["invite_links"])
-
-
-def wait_for_turn(client: TestClient, room: dict[str, Any], seats: set[int]) -> dict[str, Any]:
-    """Poll the room until one of `seats` is to move or the game is over (the computer plays on
-    the app's own event loop)."""
-    deadline = time.monotonic() + 60
-    while True:
-        got = client.get(f"/api/rooms/{room['room']}", headers=bearer(room["token"])).json()
-        if got["finished"] or got["summary"]["current"] in seats:
-            return got
-        assert time.monotonic() < deadline, f"the room is stuck at version {got['version']}"
-        time.sleep(0.01)
 
 
 def test_a_short_game_with_two_computer_seats_is_played_to_the_end(client: TestClient) -> None:

@@ -52,7 +52,6 @@ from app.services.analyses import request_analysis
 from app.services.errors import AnalysesBusy, NotAnalysable, TooManyAnalyses
 from app.ui.fields import whole_number
 from app.ui.games import review
-from app.ui.review import in_force
 from app.ui.templates import templates_for
 from engine.games import game, record_game
 from engine.record import RecordError
@@ -104,7 +103,7 @@ def _at(value: str | None, last: int) -> int | None:
 def _review(
     request: Request, session: Session, view: RoomView, lang: str, t: Language, template: str
 ) -> HTMLResponse:
-    last = len(in_force(view))
+    last = len(view.moves_in_force())
     at = _at(request.query_params.get("at"), last)
     if at is None:
         raise PageError(
@@ -158,7 +157,7 @@ def _analysis_response(
     analysis: analyses.AnalysisState | None,
     lang: str,
 ) -> HTMLResponse:
-    last = len(in_force(view))
+    last = len(view.moves_in_force())
     at = _at(request.query_params.get("at"), last)
     origin = gamelog.room_origin(session, room_id=view.room_id)
     shown = review(view)

@@ -22,7 +22,7 @@ from app.ui.lehavre.board import draw_board, position_of, strength_names
 from app.ui.lehavre.panel import consequence
 from app.ui.lehavre.table import seat_name
 from app.ui.lehavre.words import LeHavreWords, words_for
-from app.ui.review import MoveItem, board_at, in_force
+from app.ui.review import MoveItem, board_at
 from app.ui.scoregraph import ScoreGraph, graph_of
 from app.ui.templates import script_json
 from engine.analysis import TurnReview, turning_points
@@ -48,7 +48,7 @@ def positions_of(view: RoomView) -> list[State]:
     """The start and the position after each move of the room's log."""
     state = new_game(position_of(view).setup)
     states = [state]
-    for entry in in_force(view):
+    for entry in view.moves_in_force():
         state = apply(state, parse_move(entry.move))
         states.append(state)
     return states
@@ -91,7 +91,7 @@ def move_items(view: RoomView, positions: list[State], lang: str) -> list[MoveIt
             round_letter=str(positions[i].round),
             is_action=entry.move.get("type") in ("take", "enter"),
         )
-        for i, entry in enumerate(in_force(view))
+        for i, entry in enumerate(view.moves_in_force())
     ]
 
 

@@ -83,15 +83,8 @@ def ask_takeback(
                 log_event(session, room, "takeback_declined", 1 - seat)
         else:
             room.takeback_seat = seat
-        room.updated_at = now()
-        version = room.version
-        queue_notify(session, room.id, None)
-        session.commit()
-    _remember(viewer.room_id, after)
-    if publisher is not None:
-        publisher.room_changed(viewer.room_id, None)
-        if accepted:
-            publisher.room_changed(viewer.room_id, version)
+        version = _commit(session, room)
+    _publish(viewer.room_id, after, version, publisher)
     return accepted
 
 
@@ -124,16 +117,33 @@ def answer_takeback(
             now_at = _now_at(session, room)
             count = own_moves_to_take_back(now_at.played, asker, room.start_moves)
             after = _take_back(session, room, asker, count, now_at)
-        room.updated_at = now()
-        version = room.version
-        queue_notify(session, room.id, None)
-        session.commit()
-    _remember(viewer.room_id, after)
-    if publisher is not None:
-        publisher.room_changed(viewer.room_id, None)
-        if after is not None:
-            publisher.room_changed(viewer.room_id, version)
+        version = _commit(session, room)
+    _publish(viewer.room_id, after, version, publisher)
     return waiting
+
+
+def _commit(session: Session, room: Room) -> int:
+    """Commit the locked room's request, answer or takeback; the room's version."""
+    room.updated_at = now()
+    version = int(room.version)
+    queue_notify(session, room.id, None)
+    session.commit()
+    return version
+
+
+def _publish(
+    room_id: str,
+    after: Position | GamePosition | None,
+    version: int,
+    publisher: Publisher | None,
+) -> None:
+    """Tell the room's viewers; after a takeback (`after`), cache its position and tell them of
+    the new version too."""
+    _remember(room_id, after)
+    if publisher is not None:
+        publisher.room_changed(room_id, None)
+        if after is not None:
+            publisher.room_changed(room_id, version)
 
 
 def answering_seats(room: Room, asker: int) -> tuple[int, ...]:

@@ -161,8 +161,8 @@ TokenSeatDep = Annotated[Viewer, Depends(token_seat)]
 
 
 def inland_port_room(room_id: str, session: SessionDep) -> None:
-    """Only for Inland Port's rooms: what the other games' rooms do not offer yet (review,
-    analysis, records, fork, the building panel): `NotInThisGame`."""
+    """Only for Inland Port's rooms: what the other games' rooms do not offer (the building
+    panel, a part of Inland Port's board): `NotInThisGame`."""
     game = session.scalar(select(Room.game).where(Room.id == room_id))
     if game is not None and game != "inland_port":
         raise NotInThisGame(room_id)
@@ -260,18 +260,17 @@ class PageAct:
     t: Language
 
 
-async def page_act(
-    request: Request,
-    viewer: PageViewerDep,
-    session: SessionDep,
-    read_view: RoomReaderDep,
-    hub: HubDep,
-    base: BaseUrlDep,
-    settings: SettingsDep,
-    lang: LangDep,
-    t: TranslatorDep,
-) -> PageAct:
-    return PageAct(request, viewer, session, read_view, hub, base, settings, lang, t)
+async def page_act(request: Request, room_id: str, session: SessionDep) -> PageAct:
+    """`PageAct` made in one dependency: what `page_viewer`, `room_reader` and the small
+    dependencies they name would give, without FastAPI solving a dozen of them per move."""
+    lang = language_of(request)
+    t = language(lang)
+    viewer = await cookie_viewer(request, room_id)
+    if viewer is None:
+        raise PageError(403, t.gettext("This room needs a link."))
+    settings, base = get_settings(request), base_url(request)
+    read_view = _reader(session, viewer, base, settings)
+    return PageAct(request, viewer, session, read_view, get_hub(request), base, settings, lang, t)
 
 
 PageActDep = Annotated[PageAct, Depends(page_act)]

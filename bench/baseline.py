@@ -31,7 +31,7 @@ import contextlib
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
 import psycopg
@@ -46,7 +46,7 @@ from starlette.websockets import WebSocketDisconnect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from baseline_store import CHANNEL, Positions, Refused, Store  # noqa: E402
+from baseline_store import CHANNEL, Refused, Store  # noqa: E402
 
 from app.__main__ import tune_garbage_collector, websocket_protocol_for  # noqa: E402
 from app.edge.protocol import HeaderDeadlineProtocol  # noqa: E402
@@ -94,12 +94,22 @@ class Socket:
         return version
 
 
-class Hub:
-    """The sockets of each room in this process and the newest version handed to them."""
+class Advances(Protocol):
+    """The rooms' positions a process keeps (`Positions`; bench/baseline_lehavre_store.py's)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, positions: Positions) -> None:
+    def advance(self, room_id: str, version: int, move: str) -> None: ...
+
+
+class Hub:
+    """The sockets of each room in this process and the newest version handed to them; with
+    PostgreSQL, the moves other processes made, heard on `channel`."""
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, positions: Advances, channel: str = CHANNEL
+    ) -> None:
         self.loop = loop
         self.positions = positions
+        self.channel = channel
         self.sockets: dict[str, set[Socket]] = {}
         self.delivered: dict[str, int] = {}
 
@@ -125,7 +135,7 @@ class Hub:
                 async with await psycopg.AsyncConnection.connect(
                     conninfo, autocommit=True
                 ) as connection:
-                    await connection.execute(f"LISTEN {CHANNEL}")
+                    await connection.execute(f"LISTEN {self.channel}")
                     async for note in connection.notifies():
                         self.notified(note.payload)
             except asyncio.CancelledError:

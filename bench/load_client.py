@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -155,6 +155,10 @@ class Results:
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
+    def extra(self) -> dict[str, object]:
+        """What this game's client measures beyond moves and latencies (nothing here)."""
+        return {}
+
 
 async def with_retries(call: Callable[[], Awaitable[T]], attempts: int = 3) -> T:
     """Setup and checks only: retry when a pooled keep-alive connection was closed under us, or
@@ -224,6 +228,19 @@ async def watch(room: Room, slot: int, token: str, server: str, stop: asyncio.Ev
             if stop.is_set():
                 return
             await asyncio.sleep(0.5)
+
+
+def watchers(room: Room, stop: asyncio.Event) -> list[Awaitable[None]]:
+    """The room's sockets: both players' and the spectator's (`load_share`)."""
+    tokens = (*room.tokens, room.spectator)
+    return [watch(room, slot, token, room.servers[slot], stop) for slot, token in enumerate(tokens)]
+
+
+def player(
+    room: Room, args: Any, stop: asyncio.Event, results: Results, rng: random.Random
+) -> Awaitable[None]:
+    """The room's players as bench/load.py's options say (`load_share`)."""
+    return play(room, args.interval, stop, results, rng, args.fetch_legal, args.via)
 
 
 async def play(
@@ -370,7 +387,7 @@ async def wait_connected(rooms: list[Room], timeout: float) -> None:
     """Wait until every socket has received its first board (version 0 or later)."""
     deadline = time.monotonic() + timeout
     for room in rooms:
-        room.seen = [-1, -1, -1]
+        room.seen = [-1] * len(room.seen)
     while time.monotonic() < deadline:
         if all(min(room.seen) >= 0 for room in rooms):
             return

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = {
     "app": [sys.executable, "-m", "app"],
     "baseline": [sys.executable, "bench/baseline.py"],
+    "baseline_lehavre": [sys.executable, "bench/baseline_lehavre.py"],
 }
 
 

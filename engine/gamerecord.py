@@ -34,8 +34,10 @@ CODES: tuple[str, ...] = (
     "malformed_move",
     "illegal_move",
     "result",
+    "setup",
 )
-"""The codes of `RecordError`, each the same for both formats."""
+"""The codes of `RecordError`, each the same for both formats (``setup``: a Le Havre record's
+setup that is no possible start, `engine.lehavre.record`)."""
 
 
 class RecordError(ValueError):

@@ -14,19 +14,28 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, partial
 from typing import Any, ClassVar, Protocol
 
 from . import lehavre
 from .ai import LEVELS, choose_move
+from .analysis import TurnReview
+from .analysis import review_turn as inland_review_turn
+from .analysis import turns_of as inland_turns
 from .canonical import canonical_json
 from .catalog import Catalog, content_hash, default_catalog
 from .errors import IllegalMove, MalformedMove
+from .gamerecord import CatalogFinder, GameRecord, RecordEnding
 from .lehavre import ai as lehavre_ai
+from .lehavre import analysis as lehavre_analysis
+from .lehavre import record as lehavre_record
 from .lehavre.loader import DEFAULT_PATH as LEHAVRE_CATALOG
 from .moves import canonical as inland_canonical
 from .moves import parse_move as inland_parse
+from .notation import record_text as inland_record_text
+from .record import read_record as inland_read_record
+from .record import record_json as inland_record_json
 from .rules import apply as inland_apply
 from .rules import legal_moves as inland_legal
 from .state import is_finished as inland_finished
@@ -84,6 +93,51 @@ class Game(Protocol):
 
     def summary(self, state: Any) -> dict[str, Any]: ...
 
+    #: The kinds of file the game's record is written in ("json", "txt"), the first the main one.
+    record_kinds: ClassVar[tuple[str, ...]]
+    #: Whether a record of a game under way shows nothing the table does not (False: its setup
+    #: holds what is still hidden, and it is given out only once the game is over).
+    record_while_playing: ClassVar[bool]
+
+    def is_record(self, text: str) -> bool:
+        """Whether `text` is meant as a record of this game (`record_game`)."""
+        ...
+
+    def record_of(
+        self,
+        setup: Mapping[str, Any],
+        seats: tuple[str, ...],
+        moves: Sequence[str],
+        ending: RecordEnding | None,
+        catalog: Any = None,
+    ) -> Any:
+        """The game record of a setup, its seats' names, its canonical moves and how it ended
+        early. A record has `moves` (each a position of the game), `prefix(at)`, `ending` and
+        `seats`."""
+        ...
+
+    def read_record(self, text: str, catalogs: CatalogFinder | None = None) -> Any:
+        """A record read and replayed (`engine.gamerecord.RecordError` names what is wrong)."""
+        ...
+
+    def write_record(self, record: Any, kind: str, catalog: Any = None) -> str: ...
+
+    def record_start(self, record: Any, catalog: Any = None) -> tuple[dict[str, Any], list[Any]]:
+        """The setup (JSON) a record's game starts from, and each of its positions."""
+        ...
+
+    def analysis_turns(
+        self, setup: Mapping[str, Any], moves: Sequence[str], catalog: Any = None
+    ) -> list[Any]:
+        """The turns of a game its analysis weighs, one at a time (`turn_reviewer`)."""
+        ...
+
+    def turn_reviewer(self, iterations: int, horizon: int) -> Callable[[Any], TurnReview]:
+        """What weighs one turn: a pure function of it that any worker process can run.
+        `iterations` and `horizon` are Inland Port's search budget; Le Havre's strong player
+        works with its own fixed one."""
+        ...
+
 
 class InlandPort:
     """*Le Havre: The Inland Port* (2012), two players; the catalog is the room's (SPEC.md)."""
@@ -134,6 +188,43 @@ class InlandPort:
     def summary(self, state: Any) -> dict[str, Any]:
         return inland_summary(state)
 
+    record_kinds: ClassVar[tuple[str, ...]] = ("json", "txt")
+    record_while_playing: ClassVar[bool] = True
+
+    def is_record(self, text: str) -> bool:
+        """Any text not another game's: JSON or the notation (docs/notation.md)."""
+        return True
+
+    def record_of(
+        self,
+        setup: Mapping[str, Any],
+        seats: tuple[str, ...],
+        moves: Sequence[str],
+        ending: RecordEnding | None,
+        catalog: Catalog | None = None,
+    ) -> GameRecord:
+        return GameRecord.of(moves, seats=(seats[0], seats[1]), catalog=catalog, ending=ending)
+
+    def read_record(self, text: str, catalogs: CatalogFinder | None = None) -> GameRecord:
+        return inland_read_record(text, catalogs)
+
+    def write_record(self, record: Any, kind: str, catalog: Catalog | None = None) -> str:
+        write = inland_record_json if kind == "json" else inland_record_text
+        return write(record, catalog)
+
+    def record_start(
+        self, record: Any, catalog: Catalog | None = None
+    ) -> tuple[dict[str, Any], list[Any]]:
+        return {}, record.positions(catalog)
+
+    def analysis_turns(
+        self, setup: Mapping[str, Any], moves: Sequence[str], catalog: Catalog | None = None
+    ) -> list[Any]:
+        return list(inland_turns(moves, catalog))
+
+    def turn_reviewer(self, iterations: int, horizon: int) -> Callable[[Any], TurnReview]:
+        return partial(inland_review_turn, iterations=iterations, horizon=horizon)
+
 
 class LeHavre:
     """*Le Havre* (2008), one to five players, the full or the short game (docs/le-havre/spec.md)."""
@@ -182,6 +273,45 @@ class LeHavre:
     def summary(self, state: Any) -> dict[str, Any]:
         return lehavre.summary(state)
 
+    record_kinds: ClassVar[tuple[str, ...]] = ("json",)
+    #: The setup orders the face-down supply tiles and the special buildings.
+    record_while_playing: ClassVar[bool] = False
+
+    def is_record(self, text: str) -> bool:
+        return lehavre_record.is_record(text)
+
+    def record_of(
+        self,
+        setup: Mapping[str, Any],
+        seats: tuple[str, ...],
+        moves: Sequence[str],
+        ending: RecordEnding | None,
+        catalog: Any = None,
+    ) -> lehavre_record.LeHavreRecord:
+        parsed = tuple(lehavre.parse_move(m) for m in moves)
+        return lehavre_record.LeHavreRecord(lehavre.Setup.from_json(setup), seats, parsed, ending)
+
+    def read_record(
+        self, text: str, catalogs: CatalogFinder | None = None
+    ) -> lehavre_record.LeHavreRecord:
+        return lehavre_record.read_record(text)
+
+    def write_record(self, record: Any, kind: str, catalog: Any = None) -> str:
+        if kind != "json":
+            raise ValueError(f"a Le Havre record is JSON, not {kind!r}")
+        return lehavre_record.record_json(record)
+
+    def record_start(self, record: Any, catalog: Any = None) -> tuple[dict[str, Any], list[Any]]:
+        return record.setup.to_json(), record.positions()
+
+    def analysis_turns(
+        self, setup: Mapping[str, Any], moves: Sequence[str], catalog: Any = None
+    ) -> list[Any]:
+        return list(lehavre_analysis.turns_of(lehavre.Setup.from_json(setup), moves))
+
+    def turn_reviewer(self, iterations: int, horizon: int) -> Callable[[Any], TurnReview]:
+        return lehavre_analysis.review_turn
+
 
 GAMES: dict[str, Game] = {game.id: game for game in (InlandPort(), LeHavre())}
 """Every game by its id."""
@@ -190,6 +320,12 @@ GAMES: dict[str, Game] = {game.id: game for game in (InlandPort(), LeHavre())}
 def game(game_id: str) -> Game:
     """The game `game_id` (``KeyError`` for one this engine does not play)."""
     return GAMES[game_id]
+
+
+def record_game(text: str) -> Game:
+    """The game a record's text is of: the first game that takes it as its own (Inland Port,
+    whose records are any JSON or text not another game's, last)."""
+    return next(g for g in reversed(GAMES.values()) if g.is_record(text))
 
 
 def summary_json(game: Game, state: Any) -> str:

@@ -105,7 +105,7 @@ def _read_json(text: str, catalog: Catalog | CatalogFinder | None) -> GameRecord
         raise RecordError("syntax", 1, "a number in the JSON has too many digits") from err
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError("shape", 1, f'a JSON record is an object with "format": "{FORMAT}"')
-    keys = _top_level(text)
+    keys = top_level(text)
     head = {key: line for key, (line, _) in keys.items()}
     raw_catalog = data.get("catalog")
     if not isinstance(raw_catalog, dict) or not all(
@@ -118,7 +118,7 @@ def _read_json(text: str, catalog: Catalog | CatalogFinder | None) -> GameRecord
     moves = data.get("moves")
     if not isinstance(moves, list):
         raise RecordError("shape", head.get("moves", 1), "moves must be a list of moves")
-    lines = _element_lines(text, keys["moves"][1])
+    lines = element_lines(text, keys["moves"][1])
     entries = list(zip(lines, moves, strict=True))
     ending = None
     if data.get("ending") is not None:
@@ -134,7 +134,7 @@ def _read_json(text: str, catalog: Catalog | CatalogFinder | None) -> GameRecord
     )
 
 
-def _top_level(text: str) -> dict[str, tuple[int, int]]:
+def top_level(text: str) -> dict[str, tuple[int, int]]:
     """Each top-level key of a valid JSON object: the key's line and where its value starts."""
     decoder = json.JSONDecoder()
     found: dict[str, tuple[int, int]] = {}
@@ -149,7 +149,7 @@ def _top_level(text: str) -> dict[str, tuple[int, int]]:
     return found
 
 
-def _element_lines(text: str, start: int) -> list[int]:
+def element_lines(text: str, start: int) -> list[int]:
     """The line where each element of the valid JSON list at ``start`` begins."""
     decoder = json.JSONDecoder()
     lines = []

@@ -2,8 +2,8 @@
 
 `AnalysisRunner.request(room_id)` (from any thread) starts the job of a room whose analysis is stored
 as running (`app.services.analyses`), unless this process already runs it. A job hands each turn to an
-executor as one small task (`engine.analysis.review_turn`, a pure function of the position with a
-fixed work budget, so any process computes the same result) and stores the progress after each
+executor as one small task (the game's `turn_reviewer`, `engine.games`: a pure function of the
+position with a fixed work budget, so any process computes the same result) and stores the progress after each
 turn, so the page can show a progress bar and a restarted job goes on where it stopped.
 
 The executor is the runner's one dependency on where the work happens: by default a process pool
@@ -25,7 +25,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.computer.background import RoomTasks, shut_down, spawn_pool
 from app.reads import analyses
 from app.services.analyses import record_progress
-from engine.analysis import HORIZON, ITERATIONS, TurnReview, review_turn, turns_of
+from engine.analysis import HORIZON, ITERATIONS, TurnReview
+from engine.games import game
 
 log = logging.getLogger(__name__)
 
@@ -81,13 +82,13 @@ class AnalysisRunner:
             work = await asyncio.to_thread(self._in_session, analyses.work_left, room_id=room_id)
             if work is None:
                 return
-            catalog, moves, reviews = work
-            turns = turns_of(moves, catalog)
+            rules = game(work.game)
+            turns = rules.analysis_turns(work.setup, work.moves, work.catalog)
+            weigh = rules.turn_reviewer(*self._budget)
+            reviews = work.reviews
             loop = asyncio.get_running_loop()
             for turn in turns[len(reviews) :]:
-                review: TurnReview = await loop.run_in_executor(
-                    self._pool(), review_turn, turn, *self._budget
-                )
+                review: TurnReview = await loop.run_in_executor(self._pool(), weigh, turn)
                 reviews.append(review)
                 await self._store(room_id, reviews, finished=len(reviews) == len(turns))
             if not turns:

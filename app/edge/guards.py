@@ -1,6 +1,7 @@
 """Request guards the frameworks do not give us: body size limits and Origin checks.
 
-- Request bodies are limited to 16 KiB (413 otherwise), whether or not they declare a length.
+- Request bodies are limited to 16 KiB (413 otherwise), whether or not they declare a length;
+  an imported game record (`POST /import`) to 256 KiB.
 - A POST (any unsafe method) from a browser page of another site is refused (403): when the
   `Origin` header is present it must be the server's own origin or an allowed one (or "null"
   with `Sec-Fetch-Site: same-origin`: a form of this site under `Referrer-Policy: no-referrer`).
@@ -18,8 +19,16 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 16 * 1024
+MAX_RECORD_BODY_BYTES = 256 * 1024
+"""An imported record: a whole Le Havre game of five is ~17 KB, and a record of the most moves
+the engine reads (`engine.lehavre.record.MAX_MOVES`) fits."""
+BODY_LIMITS = {"/import": MAX_RECORD_BODY_BYTES}
+"""The paths allowed a larger body than `MAX_BODY_BYTES`."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-TOO_LARGE = f"Request bodies are limited to {MAX_BODY_BYTES} bytes."
+
+
+def too_large(limit: int) -> str:
+    return f"Request bodies are limited to {limit} bytes."
 
 
 def origin_allowed(headers: Iterable[tuple[bytes, bytes]], extra_origins: frozenset[str]) -> bool:
@@ -74,6 +83,7 @@ class RequestGuard:
         ):
             await _reply(send, 403, "Cross-site requests are not accepted.")
             return
+        limit = BODY_LIMITS.get(scope["path"], MAX_BODY_BYTES)
         for name, value in scope["headers"]:
             if name == b"content-length":
                 try:
@@ -81,8 +91,8 @@ class RequestGuard:
                 except ValueError:
                     await _reply(send, 400, "Content-Length is not a number.")
                     return
-                if declared > MAX_BODY_BYTES:
-                    await _reply(send, 413, TOO_LARGE)
+                if declared > limit:
+                    await _reply(send, 413, too_large(limit))
                     return
         received = 0
 
@@ -91,8 +101,8 @@ class RequestGuard:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > MAX_BODY_BYTES:
-                    raise BodyTooLarge()
+                if received > limit:
+                    raise BodyTooLarge(limit)
             return message
 
         started = False
@@ -107,14 +117,14 @@ class RequestGuard:
             await self.app(scope, limited_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await _reply(send, 413, TOO_LARGE)
+                await _reply(send, 413, too_large(limit))
 
 
 class BodyTooLarge(HTTPException):
     """Raised while reading a body that grew past the limit (FastAPI passes it through)."""
 
-    def __init__(self) -> None:
-        super().__init__(status_code=413, detail=TOO_LARGE)
+    def __init__(self, limit: int) -> None:
+        super().__init__(status_code=413, detail=too_large(limit))
 
 
 async def _reply(send: Send, status: int, detail: str) -> None:

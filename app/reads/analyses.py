@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -52,11 +53,20 @@ def analysis_of(session: Session, *, room_id: str) -> AnalysisState | None:
         session.rollback()
 
 
-def work_left(
-    session: Session, *, room_id: str
-) -> tuple[Catalog, list[str], list[TurnReview]] | None:
-    """A running analysis: the room's catalog, the moves to analyse and the turns already weighed
-    (None: not running)."""
+@dataclass(frozen=True)
+class Work:
+    """A running analysis: the room's game, its setup (JSON) and Inland Port catalog (None for
+    another game), the moves to analyse and the turns already weighed."""
+
+    game: str
+    setup: dict[str, Any]
+    catalog: Catalog | None
+    moves: list[str]
+    reviews: list[TurnReview]
+
+
+def work_left(session: Session, *, room_id: str) -> Work | None:
+    """A running analysis's work (None: not running)."""
     try:
         row = session.get(Analysis, room_id)
         state = state_of(row)
@@ -65,8 +75,13 @@ def work_left(
         room = session.get(Room, room_id)
         if room is None:
             return None
-        catalog = catalogs.of_room(room)
-        return catalog, canonical_log(session, room_id)[: row.version], list(state.reviews)
+        return Work(
+            room.game,
+            json.loads(room.setup or "{}"),
+            catalogs.of_game_room(room),
+            canonical_log(session, room_id)[: row.version],
+            list(state.reviews),
+        )
     finally:
         session.rollback()
 

@@ -82,6 +82,17 @@ def of_room(room: Room) -> Catalog:
     return catalog
 
 
+def of_game_room(room: Room) -> Catalog | None:
+    """The Inland Port catalog of the room (`of_room`); None in another game's room, which is
+    played with its engine's own numbers."""
+    return of_room(room) if room.game == "inland_port" else None
+
+
+def of_game_record(record: object) -> Catalog | None:
+    """The Inland Port catalog a record names (`of_record`); None for another game's record."""
+    return of_record(record) if isinstance(record, GameRecord) else None
+
+
 def numbers_here(room: Room) -> bool:
     """Whether this server has the numbers `room` is pinned to: an Inland Port catalog it knows,
     or the very numbers of another game's engine."""

@@ -14,9 +14,11 @@ from sqlalchemy.orm import Session
 
 from app.models import Move
 from app.reads import catalogs
+from app.reads.games import computer_seats
 from app.reads.positions import effective_of
 from app.reads.queries import ending_of, room_events, room_row
-from engine.record import GameRecord, RecordEnding
+from engine import games
+from engine.record import RecordEnding
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ COMPUTER_NAMES = {
     "easy": "Computer (easy)",
     "normal": "Computer (normal)",
     "strong": "Computer (strong)",
+    "heuristic": "Computer (steady)",
 }
 """How a game record names the computer's seat."""
 
@@ -80,6 +83,14 @@ def canonical_log(session: Session, room_id: str) -> list[str]:
     return [text for _, _, text in effective_of((seq, seat, m) for seq, seat, m in rows)]
 
 
+def room_game(session: Session, *, room_id: str) -> str:
+    """The game the room plays (an `engine.games` id)."""
+    try:
+        return room_row(session, room_id).game
+    finally:
+        session.rollback()
+
+
 def room_origin(session: Session, *, room_id: str) -> RoomOrigin:
     """How the room's game began."""
     try:
@@ -99,20 +110,24 @@ def can_play_on(session: Session, *, room_id: str) -> bool:
         session.rollback()
 
 
-def room_record(session: Session, *, room_id: str) -> GameRecord:
-    """The room's game as a record: its whole log, the seats named as at the table, the room's
-    catalog."""
+def room_record(session: Session, *, room_id: str) -> Any:
+    """The room's game as a record of its game (`engine.games.Game.record_of`): its whole log, the
+    seats named as at the table, the room's setup and catalog."""
     try:
         room = room_row(session, room_id)
-        names = ["Player 1", "Player 2"]
+        names = [f"Player {seat + 1}" for seat in range(room.players)]
+        computers = computer_seats(room)
         if room.computer is not None and room.computer_seat is not None:
-            names[room.computer_seat] = COMPUTER_NAMES[room.computer]
+            computers[room.computer_seat] = room.computer
+        for seat, level in computers.items():
+            names[seat] = COMPUTER_NAMES[level]
         ending = ending_of(room)
-        return GameRecord.of(
+        return games.game(room.game).record_of(
+            json.loads(room.setup or "{}"),
+            tuple(names),
             canonical_log(session, room_id),
-            seats=(names[0], names[1]),
-            catalog=catalogs.of_room(room),
-            ending=None if ending is None else RecordEnding(ending.kind, ending.seat),
+            None if ending is None else RecordEnding(ending.kind, ending.seat),
+            catalogs.of_game_room(room),
         )
     finally:
         session.rollback()

@@ -114,6 +114,17 @@ class RoomView:
     def room_id(self) -> str:
         return self.facts.room_id
 
+    def moves_in_force(self) -> list[LogEntry]:
+        """The log's entries of the moves in force, oldest first: a takeback's row takes its
+        moves out (`app.reads.positions.effective_of` does the same for the move texts)."""
+        played: list[LogEntry] = []
+        for entry in self.log:
+            if entry.move.get("type") == "takeback":
+                del played[len(played) - int(entry.move["count"]) :]
+            else:
+                played.append(entry)
+        return played
+
     def with_facts(self, **changes: Any) -> RoomView:
         """This view with some of the room's facts changed (the review's past positions, tests)."""
         return replace(self, facts=replace(self.facts, **changes))

@@ -22,6 +22,7 @@ from app.refusals.table import REFUSALS
 from app.services.errors import ServiceError
 from app.ui.words import AMOUNT_ORDER, GOODS, words_for
 from engine import Catalog
+from engine.record import RecordError
 
 
 def status(code: str) -> int:
@@ -73,6 +74,16 @@ def record_sentence(code: str, line: int, lang: str) -> str:
     if line:
         return words_for(lang).lang.gettext("Line %(line)s: %(reason)s", line=line, reason=reason)
     return reason
+
+
+def record_refusal(error: RecordError, lang: str) -> str:
+    """Why a game record was refused (`record_sentence`), with the game's own words for the setup
+    or move it refused when it names one (Le Havre's, `engine.lehavre.record`)."""
+    said = record_sentence(error.code, error.line, lang)
+    refusal: tuple[str, dict[str, Any]] | None = getattr(error, "refusal", None)
+    if refusal is None:
+        return said
+    return f"{said} {lehavre.sentence(refusal[0], refusal[1], lang)}"
 
 
 def _values(lang: str, params: Mapping[str, Any], catalog: Catalog) -> dict[str, str]:

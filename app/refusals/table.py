@@ -333,6 +333,7 @@ REFUSALS: dict[str, Refusal] = {
     "malformed_move": Refusal(422, N_("A move on this line cannot be read.")),
     "illegal_move": Refusal(422, N_("A move on this line is not legal at that point of the game.")),
     "result": Refusal(422, N_("The result does not match the moves.")),
+    "setup": Refusal(422, N_("The game's setup (its shuffled tiles and buildings) is not valid.")),
 }
 """Every refusal code, the engine's, the services' and the game records', with its status and
 words."""

@@ -5,12 +5,16 @@
   `GET /rooms/{id}/review/position?at=N` the part that changes with the position.
 - `GET /rooms/{id}/graph` the score graph (the game-over screen loads it).
 - `POST /rooms/{id}/analysis` asks for the analysis; `GET /rooms/{id}/analysis` its progress.
-- `GET /rooms/{id}/record.json`, `/record.txt` the game record (docs/notation.md).
+- `GET /rooms/{id}/record.json`, `/record.txt` the game record (docs/notation.md; a game without
+  a text notation, Le Havre, has only the JSON one).
 - `POST /rooms/{id}/fork` "play from here": a new room starting at position `at`.
 - `GET /import`, `POST /import` open a record in a read-only room; `GET /r/{token}` its link.
 
 Every room route needs the room's cookie, as the table does (`app.deps.TableViewDep`): finished
 games are open to everyone holding a link of the room, ongoing ones up to the current position.
+Each game's pages and record are its own (`app.ui.games.review`, `engine.games`); a record whose
+setup holds what the table does not show yet (Le Havre's shuffled tiles and buildings) is given
+out only once the game is over.
 The analysis runs in `app.computer.analysis.AnalysisRunner`, started with this router.
 """
 
@@ -27,7 +31,6 @@ from starlette.concurrency import run_in_threadpool
 
 from app.computer.analysis import AnalysisRunner
 from app.deps import (
-    INLAND_PORT_ONLY,
     BaseUrlDep,
     FormDep,
     HubDep,
@@ -42,20 +45,18 @@ from app.edge.limits import TokenBucket, client_address
 from app.i18n import Language
 from app.reads import analyses, catalogs, gamelog
 from app.reads.roomview import RoomView
-from app.refusals.answers import record_sentence, sentence
+from app.refusals.answers import record_refusal, sentence
 from app.routes.links import remember, seated
 from app.services import records, seats
 from app.services.analyses import request_analysis
 from app.services.errors import AnalysesBusy, NotAnalysable, TooManyAnalyses
 from app.ui.fields import whole_number
-from app.ui.review import analysis_context, graph_for, in_force, review_context
+from app.ui.games import review
 from app.ui.templates import templates_for
-from engine.notation import record_text
-from engine.record import GameRecord, RecordError, read_record, record_json
+from engine.games import game, record_game
+from engine.record import RecordError
 
 IMPORT_FIELD = "record="
-OPPONENTS = ("", "easy", "normal", "strong")
-"""A fork's opponent: a friend (empty) or the computer at one of its strengths."""
 
 
 @asynccontextmanager
@@ -102,7 +103,7 @@ def _at(value: str | None, last: int) -> int | None:
 def _review(
     request: Request, session: Session, view: RoomView, lang: str, t: Language, template: str
 ) -> HTMLResponse:
-    last = len(in_force(view))
+    last = len(view.moves_in_force())
     at = _at(request.query_params.get("at"), last)
     if at is None:
         raise PageError(
@@ -112,33 +113,40 @@ def _review(
         )
     origin = gamelog.room_origin(session, room_id=view.room_id)
     analysis = analyses.analysis_of(session, room_id=view.room_id)
-    context = review_context(view, at, lang=lang, origin=origin, analysis=analysis)
-    return templates_for(lang).TemplateResponse(request, template, context)
+    shown = review(view)
+    context = shown.context(view, at, lang=lang, origin=origin, analysis=analysis)
+    context.setdefault("record_open", _record_open(session, view.room_id, view.facts.game))
+    page = shown.page if template == "page" else shown.body
+    return templates_for(lang).TemplateResponse(request, page, context)
 
 
-@router.get("/rooms/{room_id}/review", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse)
+def _record_open(session: Session, room_id: str, game_id: str) -> bool:
+    """Whether the room's record may be given out now: always for a game that hides nothing in
+    its setup, else once the game is over (or for an imported record)."""
+    return game(game_id).record_while_playing or gamelog.can_play_on(session, room_id=room_id)
+
+
+@router.get("/rooms/{room_id}/review", response_class=HTMLResponse)
 def review_page(
     request: Request, session: SessionDep, view: TableViewDep, lang: LangDep, t: TranslatorDep
 ) -> HTMLResponse:
     """The review: a position slider, the move list, the board at that position, the graph."""
-    return _review(request, session, view, lang, t, "review.html")
+    return _review(request, session, view, lang, t, "page")
 
 
-@router.get(
-    "/rooms/{room_id}/review/position", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.get("/rooms/{room_id}/review/position", response_class=HTMLResponse)
 def review_position(
     request: Request, session: SessionDep, view: TableViewDep, lang: LangDep, t: TranslatorDep
 ) -> HTMLResponse:
-    return _review(request, session, view, lang, t, "review_body.html")
+    return _review(request, session, view, lang, t, "body")
 
 
-@router.get("/rooms/{room_id}/graph", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse)
+@router.get("/rooms/{room_id}/graph", response_class=HTMLResponse)
 def graph(
     request: Request, room_id: str, session: SessionDep, view: TableViewDep, lang: LangDep
 ) -> HTMLResponse:
     analysis = analyses.analysis_of(session, room_id=room_id)
-    context = {"graph": graph_for(view, analysis), "room_id": room_id}
+    context = {"graph": review(view).graph(view, analysis, lang), "room_id": room_id}
     return templates_for(lang).TemplateResponse(request, "score_graph.html", context)
 
 
@@ -149,18 +157,17 @@ def _analysis_response(
     analysis: analyses.AnalysisState | None,
     lang: str,
 ) -> HTMLResponse:
-    last = len(in_force(view))
+    last = len(view.moves_in_force())
     at = _at(request.query_params.get("at"), last)
     origin = gamelog.room_origin(session, room_id=view.room_id)
-    context = analysis_context(
+    shown = review(view)
+    context = shown.analysis(
         view, last if at is None else at, lang=lang, origin=origin, analysis=analysis
     )
-    return templates_for(lang).TemplateResponse(request, "review_analysis.html", context)
+    return templates_for(lang).TemplateResponse(request, shown.analysis_part, context)
 
 
-@router.post(
-    "/rooms/{room_id}/analysis", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.post("/rooms/{room_id}/analysis", response_class=HTMLResponse)
 def ask_analysis(
     request: Request,
     room_id: str,
@@ -189,9 +196,7 @@ def ask_analysis(
     return _analysis_response(request, session, view, state, lang)
 
 
-@router.get(
-    "/rooms/{room_id}/analysis", dependencies=[INLAND_PORT_ONLY], response_class=HTMLResponse
-)
+@router.get("/rooms/{room_id}/analysis", response_class=HTMLResponse)
 def analysis_progress(
     request: Request, room_id: str, session: SessionDep, view: TableViewDep, lang: LangDep
 ) -> HTMLResponse:
@@ -202,20 +207,30 @@ def analysis_progress(
     return _analysis_response(request, session, view, state, lang)
 
 
-@router.get("/rooms/{room_id}/record.{kind}", dependencies=[INLAND_PORT_ONLY])
-def export_record(room_id: str, kind: str, session: SessionDep, viewer: TableViewerDep) -> Response:
-    """The game record as a download: JSON or the text notation."""
-    if kind not in ("json", "txt"):
-        return PlainTextResponse("Choose record.json or record.txt.", status_code=404)
+@router.get("/rooms/{room_id}/record.{kind}")
+def export_record(
+    room_id: str, kind: str, session: SessionDep, viewer: TableViewerDep, t: TranslatorDep
+) -> Response:
+    """The game record as a download: JSON or, for a game that has one, the text notation."""
+    rules = game(gamelog.room_game(session, room_id=room_id))
+    if kind not in rules.record_kinds:
+        shown = " or ".join(f"record.{k}" for k in rules.record_kinds)
+        return PlainTextResponse(f"Choose {shown}.", status_code=404)
+    if not _record_open(session, room_id, rules.id):
+        raise PageError(
+            409,
+            t.gettext("The record of this game is given out once the game is over."),
+            t.gettext("Not yet"),
+        )
     record = gamelog.room_record(session, room_id=room_id)
-    catalog = catalogs.of_record(record)
-    body = record_json(record, catalog) if kind == "json" else record_text(record, catalog)
+    body = rules.write_record(record, kind, catalogs.of_game_record(record))
     media = "application/json" if kind == "json" else "text/plain; charset=utf-8"
-    disposition = f'attachment; filename="inland-port-{room_id}.{kind}"'
+    name = rules.id.replace("_", "-")
+    disposition = f'attachment; filename="{name}-{room_id}.{kind}"'
     return Response(body, media_type=media, headers={"Content-Disposition": disposition})
 
 
-@router.post("/rooms/{room_id}/fork", dependencies=[INLAND_PORT_ONLY])
+@router.post("/rooms/{room_id}/fork")
 def fork(
     session: SessionDep,
     viewer: TableViewerDep,
@@ -224,20 +239,27 @@ def fork(
     hub: HubDep,
     t: TranslatorDep,
 ) -> Response:
-    """Play from position `at`: a new room against the computer or a friend; only once the game
-    is over (else the computer's answer to a live position would be anyone's for the asking)."""
+    """Play from position `at`: a new room with the same seats, the others the computer's or
+    friends'; only once the game is over (else the computer's answer to a live position would be
+    anyone's for the asking, and another game's setup would show what is still hidden)."""
     if not gamelog.can_play_on(session, room_id=viewer.room_id):
         raise PageError(
             409,
             t.gettext("A game is played on from a position once it is over."),
             t.gettext("Cannot play from here"),
         )
+    rules = game(gamelog.room_game(session, room_id=viewer.room_id))
     record = gamelog.room_record(session, room_id=viewer.room_id)
     at = _at(form.get("at"), len(record.moves))
-    seat = {"0": 0, "1": 1}.get(form.get("seat", ""))
+    seat = whole_number(form.get("seat", ""), max_digits=1)
     computer = form.get("computer", "")
     title = t.gettext("Cannot play from here")
-    if at is None or seat is None or computer not in OPPONENTS:
+    if (
+        at is None
+        or seat is None
+        or seat >= len(record.seats)
+        or computer not in ("", *rules.strengths)
+    ):
         raise PageError(
             422, t.gettext("Choose a position of the game, your seat and your opponent."), title
         )
@@ -250,6 +272,7 @@ def fork(
             computer=computer or None,
             base_url=base,
             publisher=hub,
+            game=rules.id,
         )
     except ValueError:
         raise PageError(
@@ -273,15 +296,16 @@ async def import_record(request: Request, session: SessionDep, lang: LangDep) ->
     raw = (await request.body()).decode("utf-8", "replace")
     text = raw[len(IMPORT_FIELD) :] if raw.startswith(IMPORT_FIELD) else raw
     text = text.rstrip("\r\n")
+    rules = record_game(text)
     try:
-        record: GameRecord = await run_in_threadpool(read_record, text, catalogs.find)
+        record = await run_in_threadpool(rules.read_record, text, catalogs.find)
     except RecordError as err:
-        error = record_sentence(err.code, err.line, lang)
+        error = record_refusal(err, lang)
         context = {"error": error, "detail": str(err), "text": text}
         return templates_for(lang).TemplateResponse(
             request, "import.html", context, status_code=422
         )
-    imported = await run_in_threadpool(records.import_record, session, record=record)
+    imported = await run_in_threadpool(records.import_record, session, record=record, game=rules.id)
     return RedirectResponse(f"/r/{imported.token}", status_code=303)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -21,7 +22,8 @@ from app.reads.analyses import STALE_AFTER, AnalysisState, state_of
 from app.reads.gamelog import canonical_log
 from app.services.errors import AnalysesBusy, NotAnalysable, RoomNotFound, TooManyAnalyses
 from app.services.lock import now
-from engine.analysis import TurnReview, turns_of
+from engine import games
+from engine.analysis import TurnReview
 
 MAX_RUNNING = 4
 """Analyses under way at once on this server (each takes about a minute of a core): one more is
@@ -50,7 +52,7 @@ def request_analysis(
         if existing is not None:
             return existing
         log = canonical_log(session, room_id)
-        total = len(turns_of(log, catalogs.of_room(room)))
+        total = len(turns_of(log, room))
         done = _done_for_same_record(session, room, log, total)
         if done is None:
             if _running(session) >= MAX_RUNNING:
@@ -82,6 +84,12 @@ def request_analysis(
         session.rollback()
 
 
+def turns_of(log: list[str], room: Room) -> list[Any]:
+    """The turns of the room's game its analysis weighs (`engine.games.Game.analysis_turns`)."""
+    setup = json.loads(room.setup or "{}")
+    return games.game(room.game).analysis_turns(setup, log, catalogs.of_game_room(room))
+
+
 def record_progress(
     session: Session, *, room_id: str, reviews: list[TurnReview], finished: bool
 ) -> None:
@@ -106,7 +114,8 @@ SAME_RECORD_CANDIDATES = 20
 def _done_for_same_record(
     session: Session, room: Room, log: list[str], total: int
 ) -> Analysis | None:
-    """A finished analysis of another room with the same catalog and the same moves in force."""
+    """A finished analysis of another room with the same catalog, the same setup and the same
+    moves in force."""
     candidates = session.scalars(
         select(Analysis)
         .join(Room, Room.id == Analysis.room_id)
@@ -116,6 +125,7 @@ def _done_for_same_record(
             Analysis.room_id != room.id,
             Room.catalog_id == room.catalog_id,
             Room.catalog_sha256 == room.catalog_sha256,
+            Room.setup == room.setup,
         )
         .order_by(Analysis.updated_at.desc())
         .limit(SAME_RECORD_CANDIDATES)

@@ -78,13 +78,46 @@ def _log_list(
     numbers = move_numbers(log)
     split = len(log) // LOG_CHUNK * LOG_CHUNK
     newest = [between.get(len(log), Markup(""))]
+    for index in reversed(range(split, len(log))):
+        entry = log[index]
+        newest.append(_log_entry_html(Same(entry), lang, catalog, numbers[index]))
+        newest.append(between.get(entry.seq, Markup("")))
+    earlier = _log_earlier(SameEntries(tuple(log[:split])), lang, catalog, between_items)
+    return Markup("").join(newest), earlier
+
+
+class SameEntries:
+    """A cache key that matches only the very same log entries in the same order (kept alive
+    by the key, so their ids cannot be reused while the entry is cached)."""
+
+    __slots__ = ("_ids", "entries")
+
+    def __init__(self, entries: tuple[LogEntry, ...]) -> None:
+        self.entries = entries
+        self._ids = tuple(map(id, entries))
+
+    def __hash__(self) -> int:
+        return hash(self._ids)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SameEntries) and other._ids == self._ids
+
+
+@lru_cache(maxsize=32)
+def _log_earlier(
+    key: SameEntries, lang: str, catalog: Catalog, between_items: tuple[tuple[int, Markup], ...]
+) -> Markup:
+    """The moves before the newest ones, newest first: the same drawing for the `LOG_CHUNK`
+    versions that share them (the log's entries are the same objects from version to version)."""
+    log = key.entries
+    between = dict(between_items)
+    numbers = move_numbers(log)
     before: list[Markup] = []
     for index in reversed(range(len(log))):
         entry = log[index]
-        piece = newest if index >= split else before
-        piece.append(_log_entry_html(Same(entry), lang, catalog, numbers[index]))
-        piece.append(between.get(entry.seq, Markup("")))
-    return Markup("").join(newest), Markup("").join(before)
+        before.append(_log_entry_html(Same(entry), lang, catalog, numbers[index]))
+        before.append(between.get(entry.seq, Markup("")))
+    return Markup("").join(before)
 
 
 def move_numbers(log: Sequence[LogEntry]) -> list[int | None]:
@@ -134,6 +167,7 @@ def clear_caches() -> None:
         cards.card_of,
         _log_entry_html,
         _log_list,
+        _log_earlier,
         card_html,
         tile_html,
         templates.warehouse_cells,

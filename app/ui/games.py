@@ -12,11 +12,16 @@ from markupsafe import Markup
 
 from app.i18n import DEFAULT_LANGUAGE, language
 from app.live.frames import BoardSummary, DrawnBoard
+from app.reads.analyses import AnalysisState
+from app.reads.gamelog import RoomOrigin
 from app.reads.roomview import LogEntry, RoomView
 from app.ui import board as inland_port
+from app.ui import review as inland_port_review
 from app.ui.lehavre import board as lehavre
+from app.ui.lehavre import review as lehavre_review
 from app.ui.log import describe_events
 from app.ui.parts import Shared
+from app.ui.scoregraph import ScoreGraph
 from app.ui.words import words_for
 
 
@@ -55,6 +60,32 @@ def _lehavre_said(
     return [], language(lang).gettext("Your turn goes on.") if going_on else None
 
 
+class ReviewContext(Protocol):
+    def __call__(
+        self,
+        view: RoomView,
+        at: int,
+        *,
+        lang: str,
+        origin: RoomOrigin,
+        analysis: AnalysisState | None,
+    ) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game's review page (app/routes/review.py): its template, the part of it that changes
+    with the position, the context of both at a position, the score graph alone, and the
+    analysis part alone (its template and context)."""
+
+    page: str
+    body: str
+    context: ReviewContext
+    graph: Callable[[RoomView, AnalysisState | None, str], ScoreGraph]
+    analysis_part: str
+    analysis: ReviewContext
+
+
 @dataclass(frozen=True)
 class Presentation:
     draw_board: BoardDrawer
@@ -62,6 +93,7 @@ class Presentation:
     page: str
     page_context: Callable[[RoomView, str], dict[str, Any]]
     move_said: MoveSaid
+    review: Review
 
 
 def _lehavre_page(view: RoomView, lang: str) -> dict[str, Any]:
@@ -78,13 +110,39 @@ PRESENTATIONS: dict[str, Presentation] = {
         "room.html",
         lambda view, lang: inland_port.board_context(view, lang=lang),
         _inland_port_said,
+        Review(
+            "review.html",
+            "review_body.html",
+            inland_port_review.review_context,
+            lambda view, analysis, lang: inland_port_review.graph_for(view, analysis),
+            "review_analysis.html",
+            inland_port_review.analysis_context,
+        ),
     ),
-    "lehavre": Presentation(lehavre.draw_board, "lehavre/room.html", _lehavre_page, _lehavre_said),
+    "lehavre": Presentation(
+        lehavre.draw_board,
+        "lehavre/room.html",
+        _lehavre_page,
+        _lehavre_said,
+        Review(
+            "lehavre/review.html",
+            "lehavre/review_body.html",
+            lehavre_review.review_context,
+            lambda view, analysis, lang: lehavre_review.graph_for(view, analysis, lang=lang),
+            "lehavre/review_analysis.html",
+            lehavre_review.analysis_context,
+        ),
+    ),
 }
 
 
 def presentation(view: RoomView) -> Presentation:
     return PRESENTATIONS[view.facts.game]
+
+
+def review(view: RoomView) -> Review:
+    """The review page of the room's game."""
+    return presentation(view).review
 
 
 def move_said(

@@ -62,22 +62,11 @@ class TurningPoint:
     preview: Preview
 
 
-def in_force(view: RoomView) -> list[LogEntry]:
-    """The log entries of the moves in force, oldest first (`app.reads.positions.effective_of`)."""
-    played: list[LogEntry] = []
-    for entry in view.log:
-        if entry.move.get("type") == TAKEBACK:
-            del played[len(played) - int(entry.move["count"]) :]
-        else:
-            played.append(entry)
-    return played
-
-
 def positions_of(view: RoomView) -> list[GameState]:
     """The start and the position after each move in force (the engine's replay)."""
     state = new_game(view.state.catalog)
     states = [state]
-    for entry in in_force(view):
+    for entry in view.moves_in_force():
         state = apply(state, entry.move)
         states.append(state)
     return states
@@ -86,20 +75,21 @@ def positions_of(view: RoomView) -> list[GameState]:
 def log_version_at(view: RoomView, at: int) -> int:
     """How many rows of the log lead to position `at`: up to the `at`-th move in force, and the
     whole log at the last position."""
-    played = in_force(view)
+    played = view.moves_in_force()
     if at >= len(played):
         return len(view.log)
     return 0 if at == 0 else played[at - 1].seq + 1
 
 
-def board_at(view: RoomView, state: GameState, at: int) -> RoomView:
-    """The room as someone who only watches sees it at position `at`: no links, no rematch, no
+def board_at(view: RoomView, state: Any, at: int) -> RoomView:
+    """The room as someone who only watches sees it at position `at` (`state`, the game's own):
+    no links, no rematch, no
     stand-in; the room's happenings up to there, and how the game ended early only at its last
     position."""
     rows = log_version_at(view, at)
     last = rows == len(view.log)
     past = view.with_facts(
-        seats_claimed=(True, True),
+        seats_claimed=tuple(True for _ in view.facts.seats_claimed),
         standin_seat=None,
         ending=view.facts.ending if last else None,
         events=tuple(

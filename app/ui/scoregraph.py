@@ -1,8 +1,9 @@
 """The score graph of a game, drawn by the server as SVG (templates/score_graph.html).
 
 The x axis is the position in the game (0 = the start, one step per move of the log), with the
-start of each round A–L marked. The upper panel holds both players' score at every position —
-francs plus the value of every owned building (`engine.scores`, SPEC §7). Once the game has been
+start of each round marked (Inland Port's A–L; Le Havre's by number). The upper panel holds each
+player's score at every position — in Inland Port francs plus the value of every owned building
+(`engine.scores`, SPEC §7), in Le Havre the fortune (`engine.lehavre.scores`), one line per seat. Once the game has been
 analysed, the lower panel holds the strong computer's evaluation margin for player 1 (above the
 line: player 1 ahead) at the start of each turn, and the exact score margin at the end.
 """
@@ -34,7 +35,7 @@ class Point:
 @dataclass(frozen=True)
 class ScoreGraph:
     height: float
-    lines: tuple[tuple[Point, ...], tuple[Point, ...]]
+    lines: tuple[tuple[Point, ...], ...]
     """Each seat's score at every position."""
     rounds: tuple[tuple[float, str], ...]
     """Where each round starts (x) and its letter."""
@@ -47,6 +48,10 @@ class ScoreGraph:
     marker: float | None
     """The x of the position looked at, if any."""
     total: int
+    #: Each line's class ("seat-0": Inland Port's colours; "lh-seat-0": Le Havre's).
+    seat_class: str = "seat-"
+    #: The seats' names in the legend (empty: "Player N").
+    names: tuple[str, ...] = ()
 
     @property
     def width(self) -> float:
@@ -73,25 +78,42 @@ def score_graph(
     margins: Mapping[int, float] | None = None,
     at: int | None = None,
 ) -> ScoreGraph:
-    """The graph of a game's `positions`; `margins` maps a position to the computer's margin."""
-    total = len(positions) - 1
-    values = [scores(state) for state in positions]
+    """The graph of an Inland Port game's `positions`; `margins` maps a position to the
+    computer's margin."""
+    rounds = [
+        (i, state.round_letter)
+        for i, state in enumerate(positions)
+        if (i == 0 or state.round_index != positions[i - 1].round_index) and not state.finished
+    ]
+    return graph_of([scores(state) for state in positions], rounds, margins, at)
+
+
+def graph_of(
+    values: Sequence[Sequence[float]],
+    rounds: Sequence[tuple[int, str]],
+    margins: Mapping[int, float] | None = None,
+    at: int | None = None,
+    *,
+    seat_class: str = "seat-",
+    names: tuple[str, ...] = (),
+) -> ScoreGraph:
+    """The graph of each seat's score at every position (`values[position][seat]`), the rounds
+    starting at the positions of `rounds` (position, label)."""
+    total = len(values) - 1
     top = max(10, *(max(v) for v in values))
-    step = _nice_step(top)
+    bottom = min(0, *(min(v) for v in values))
+    step = _nice_step(top - bottom)
     top = (top // step + 1) * step
+    if bottom < 0:  # a Le Havre fortune below nothing: loans
+        bottom = -((-bottom) // step + 1) * step
 
     def y(score: float) -> float:
-        return SCORE_BOTTOM - (SCORE_BOTTOM - SCORE_TOP) * score / top
+        return SCORE_BOTTOM - (SCORE_BOTTOM - SCORE_TOP) * (score - bottom) / (top - bottom)
 
     lines = tuple(
         tuple(Point(_x(i, total), y(v[seat]), i, v[seat]) for i, v in enumerate(values))
-        for seat in (0, 1)
+        for seat in range(len(values[0]))
     )
-    rounds = []
-    for i, state in enumerate(positions):
-        starts = i == 0 or state.round_index != positions[i - 1].round_index
-        if starts and not state.finished:
-            rounds.append((_x(i, total), state.round_letter))
     margin: tuple[Point, ...] = ()
     zero = (MARGIN_TOP + MARGIN_BOTTOM) / 2
     margin_ticks: tuple[tuple[float, int], ...] = ()
@@ -106,12 +128,14 @@ def score_graph(
         margin_ticks = ((zero - half, int(reach)), (zero, 0), (zero + half, -int(reach)))
     return ScoreGraph(
         height=MARGIN_BOTTOM + 14 if margins else SCORE_BOTTOM + 16,
-        lines=(lines[0], lines[1]),
-        rounds=tuple(rounds),
-        ticks=tuple((y(s), s) for s in range(0, int(top) + 1, step)),
+        lines=lines,
+        rounds=tuple((_x(i, total), label) for i, label in rounds),
+        ticks=tuple((y(s), s) for s in range(int(bottom), int(top) + 1, step)),
         margin=margin,
         margin_zero=zero,
         margin_ticks=margin_ticks,
         marker=None if at is None else _x(at, total),
         total=total,
+        seat_class=seat_class,
+        names=names,
     )

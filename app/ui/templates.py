@@ -53,6 +53,9 @@ def _environment(code: str) -> jinja2.Environment:
     for name in ("gettext", "ngettext", "pgettext", "npgettext"):
         installed: Callable[..., Any] = env.globals[name]  # type: ignore[assignment]
         env.globals[name] = _remembered(installed)
+    # ``_()`` straight to the remembered gettext: the i18n extension's own ``_`` looks up
+    # ``gettext`` in the template's context and calls it, a second call per message.
+    env.globals["_"] = env.globals["gettext"]
     words = words_for(code)
     env.globals["words"] = words
     env.globals["lang"] = code

@@ -44,7 +44,7 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
     state = position_of(view)
     t = language(lang)
     names = tuple(seat_name(t, seat, None) for seat in range(view.facts.players))
-    table = table_context(state, view.viewer_seat, lang, names, view.log)
+    table = table_context(state, view.viewer_seat, lang, names, view.moves_in_force())
     action = f"/rooms/{view.room_id}/moves"
     started = all(view.facts.seats_claimed)
     ending = view.facts.ending
@@ -116,6 +116,20 @@ def _sources(context: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     return sources
 
 
+#: The parts every viewer of a language sees alike (the harbour, the buildings).
+_ALIKE = frozenset({"lh-harbour", "lh-buildings"})
+
+
+def _alike(name: str, extra: dict[str, Any], lang: str) -> tuple[str, str, bool, None] | None:
+    """The `Shared` memo of a part drawn alike for other viewers of the same version: the
+    harbour and the buildings for all of them, a player's area for all but that player."""
+    if name in _ALIKE:
+        return (name, lang, False, None)
+    if name.startswith("lh-player-"):
+        return (name, lang, bool(extra["a"].is_viewer), None)
+    return None
+
+
 def draw_board(
     view: RoomView,
     *,
@@ -128,11 +142,17 @@ def draw_board(
     code = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
     context = board_context(view, lang=code)
     values = {**context, "client_move_id": move_id_mark}
-    marked = {
-        name: render_template(code, tpl, {**values, **extra})
-        for name, tpl, extra in _sources(context)
-    }
-    hashes = {name: part_hash(html) for name, html in marked.items()}
+    marked: dict[str, str] = {}
+    hashes: dict[str, int] = {}
+    for name, tpl, extra in _sources(context):
+        memo = _alike(name, extra, code) if shared is not None else None
+        if shared is not None and memo in shared:
+            marked[name], hashes[name] = shared[memo]
+            continue
+        marked[name] = render_template(code, tpl, {**values, **extra})
+        hashes[name] = part_hash(marked[name])
+        if shared is not None and memo is not None:
+            shared[memo] = (marked[name], hashes[name])
     attrs = board_attrs(context)
     frame = frame_of(hashes, attrs)
     shell_values = {**values, "parts": Marks(frame), "attrs": attrs}

@@ -144,6 +144,13 @@ def test_the_baseline_payloads_are_drawn_by_the_app_with_their_sizes(tmp_path: P
     assert 'class="panel-card panel-message"' in answer and "data-version=" in answer
     assert f"baseline_patch.html: {len(patch.encode())} bytes" in run.stdout
     assert f"baseline_answer.html: {len(answer.encode())} bytes" in run.stdout
+    # Le Havre's bare server (bench/baseline_lehavre.py): a patch and a whole board.
+    lehavre_patch = (tmp_path / "baseline_lehavre_patch.html").read_text()
+    lehavre_board = (tmp_path / "baseline_lehavre_board.html").read_text()
+    assert lehavre_patch.startswith("<!--board-patch {") and "lh-board" in lehavre_patch
+    assert 'id="board"' in lehavre_board and 'data-frame="' in lehavre_board
+    for name, text in (("patch", lehavre_patch), ("board", lehavre_board)):
+        assert f"baseline_lehavre_{name}.html: {len(text.encode())} bytes" in run.stdout
 
 
 def test_the_load_clients_own_collector_is_off_while_it_plays_and_back_after() -> None:

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert
 from support.rooms import new_room, play
 
+from app.edge.guards import MAX_RECORD_BODY_BYTES
 from app.models import Analysis, Move, Room
 from app.reads import catalogs
 from app.services import analyses as analyses_service
@@ -155,7 +156,9 @@ def test_a_refused_record_stores_nothing(client: TestClient, database_url: str) 
         assert connection.scalar(select(func.count()).select_from(Move)) == 0
     db.dispose()
     too_big = client.post(
-        "/import", content=b"record=" + b"#" * 20000, headers={"Content-Type": "text/plain"}
+        "/import",
+        content=b"record=" + b"#" * MAX_RECORD_BODY_BYTES,
+        headers={"Content-Type": "text/plain"},
     )
     assert too_big.status_code == 413
 

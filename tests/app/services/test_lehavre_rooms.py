@@ -105,11 +105,6 @@ def test_a_room_that_does_not_fit_its_game_is_refused(client: TestClient, body: 
 
 
 INLAND_PORT_ONLY = [
-    ("get", "/rooms/{room}/review"),
-    ("get", "/rooms/{room}/graph"),
-    ("post", "/rooms/{room}/fork"),
-    ("get", "/rooms/{room}/record.json"),
-    ("post", "/rooms/{room}/analysis"),
     ("get", "/rooms/{room}/panel"),
 ]
 

@@ -1,0 +1,173 @@
+"""What one Inland Port move costs the server, counted in instructions or profiled, not timed.
+
+Starts one `python -m app` (SQLite, or PostgreSQL with `--database-url`), opens `--rooms` rooms
+of two players and a spectator on real WebSockets (bench/load_client.py), then plays `--moves`
+seeded random moves in each room one at a time, each posted as the room's page posts it and
+waited for until all three sockets hold the new version. One move in flight at a time: every
+move draws the same boards in every run, so two builds compare move for move.
+
+    .venv/bin/python bench/move_cost.py --callgrind          # instructions per move (valgrind)
+    .venv/bin/python bench/move_cost.py --profile /tmp/p.out # cProfile of every server thread
+
+With `--callgrind` the server runs under `valgrind --tool=callgrind` with the instrumentation
+off until the rooms are open and their first boards sent; it counts the server process's
+instructions over the moves only (all its threads; PostgreSQL's backends and the computer's bot
+processes are not counted). `--profile` runs the server with a cProfile in each thread
+(bench/profiled_server.py) and writes their sum over the moves to the file (`python -m pstats`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load_client import Results, create_room, one_move, wait_connected, watch
+from load_servers import Server, free_port
+
+import engine
+from engine.catalogs import built_in_registry
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+TOTALS = re.compile(r"^(?:summary|totals): (\d+)", re.MULTILINE)
+
+
+def server_command(args: argparse.Namespace, out: Path) -> list[str]:
+    if args.callgrind:
+        return [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            "-m",
+            "app",
+        ]
+    if args.profile:
+        return [sys.executable, str(HERE / "profiled_server.py"), args.profile]
+    return [sys.executable, "-m", "app"]
+
+
+def start(args: argparse.Namespace, workdir: Path) -> Server:
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": args.database_url or f"sqlite:///{workdir / 'bench.db'}",
+        "DATA_DIR": str(workdir),
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "ROOMS_PER_MINUTE": "0",
+        "SOCKETS_PER_ADDRESS": "0",
+    }
+    log = (workdir / "server.log").open("wb")
+    command = server_command(args, workdir / "callgrind.out")
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
+    server = Server(url=f"http://127.0.0.1:{port}", process=process)
+    deadline = time.monotonic() + 900
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError((workdir / "server.log").read_text()[-3000:])
+        try:
+            if httpx.get(server.url + "/healthz", timeout=5).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError("the server did not become healthy")
+
+
+def callgrind(pid: int, *options: str) -> None:
+    # valgrind names its control pipes after $USER and $HOST: the server's HOST is 127.0.0.1.
+    env = {**os.environ, "HOST": "127.0.0.1"}
+    command = ["callgrind_control", *options, str(pid)]
+    subprocess.run(command, check=True, capture_output=True, env=env)
+
+
+async def play(args: argparse.Namespace, server: Server) -> Results:
+    async with httpx.AsyncClient(timeout=600) as client:
+        rooms = [await create_room(client, [server], i) for i in range(args.rooms)]
+        for room in rooms:  # the room's own catalog, which the engine's default may not be
+            moves = f"{server.url}/api/rooms/{room.room_id}/moves"
+            answer = await client.get(moves, headers={"Authorization": f"Bearer {room.tokens[0]}"})
+            room.state = engine.new_game(built_in_registry().get(answer.json()["catalog"]))
+    stop = asyncio.Event()
+    watchers = [
+        asyncio.create_task(watch(room, slot, token, server.url, stop))
+        for room in rooms
+        for slot, token in enumerate((*room.tokens, room.spectator))
+    ]
+    await wait_connected(rooms, timeout=900)
+    await asyncio.sleep(1.0)  # the first boards' sends are over
+    if args.callgrind:
+        callgrind(server.process.pid, "--instr=on")  # type: ignore[union-attr]
+    if args.profile:
+        server.process.send_signal(signal.SIGUSR1)  # type: ignore[union-attr]
+    results, cpu_before = Results(), server.cpu_seconds()
+    rngs = [random.Random(f"{args.seed} {i}") for i in range(args.rooms)]
+    for _ in range(args.moves):
+        for room, rng in zip(rooms, rngs, strict=True):
+            await one_move(room, results, rng, False, "page")
+    results.cpu_s = server.cpu_seconds() - cpu_before  # type: ignore[attr-defined]
+    if args.callgrind:
+        callgrind(server.process.pid, "--dump")  # type: ignore[union-attr]
+        callgrind(server.process.pid, "--instr=off")  # type: ignore[union-attr]
+    stop.set()
+    for task in watchers:
+        task.cancel()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    return results
+
+
+def instructions(workdir: Path) -> int:
+    dumps = sorted(workdir.glob("callgrind.out.*"))
+    found = TOTALS.search(dumps[-1].read_text(errors="replace")) if dumps else None
+    if found is None:
+        raise RuntimeError("no callgrind dump with totals")
+    return int(found.group(1))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rooms", type=int, default=3)
+    parser.add_argument("--moves", type=int, default=30, help="moves per room")
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--database-url", help="an empty PostgreSQL database (default: SQLite)")
+    parser.add_argument("--callgrind", action="store_true")
+    parser.add_argument("--profile", metavar="FILE")
+    parser.add_argument("--keep", metavar="FILE", help="with --callgrind: keep the dump here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        server = start(args, workdir)
+        try:
+            results = asyncio.run(play(args, server))
+        finally:
+            server.process.terminate()  # type: ignore[union-attr]
+            server.process.wait(timeout=120)  # type: ignore[union-attr]
+        cpu_ms = 1000 * results.cpu_s / max(1, results.moves)  # type: ignore[attr-defined]
+        print(f"moves {results.moves} errors {results.errors or 0} cpu {cpu_ms:.2f} ms per move")
+        if args.callgrind and results.moves:
+            total = instructions(workdir)
+            if args.keep:
+                shutil.copy(sorted(workdir.glob("callgrind.out.*"))[-1], args.keep)
+            print(f"instructions {total} per move {total / results.moves / 1e6:.2f} M")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -270,7 +270,7 @@ REFUSALS: dict[str, Refusal] = {
         409, N_("You already asked to take these actions back: play on, or ask after the next one.")
     ),
     "nothing_to_take_back": Refusal(
-        409, N_("There is nothing to take back: your opponent acted after your last action.")
+        409, N_("There is nothing to take back: another player acted after your last action.")
     ),
     "no_takeback": Refusal(409, N_("There is no takeback request for you to answer.")),
     "takeback_answered": Refusal(

@@ -1,7 +1,7 @@
 """The room's life around a Le Havre game, as one viewer sees it (templates/room_life.html, the
-same controls as Inland Port's, for any number of seats): resign, abort, the computer standing in for a player gone, a takeback that every
-other player a person holds must accept and what happened to the last one, a new link for the
-viewer's own seat.
+same controls as Inland Port's, for any number of seats): resign, abort, the computer standing in
+for a player gone, a takeback that every other player a person holds must accept and what
+happened to the last one, a new link for the viewer's own seat.
 
 Pure presentation: the room's view in, the `RoomLife` value out (`app.ui.roomlife`).
 """

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select
+from support.review import open_link, review_summary
 from support.rooms import bearer, token_of
 
 from app.edge.guards import MAX_BODY_BYTES
@@ -51,17 +52,6 @@ def played_room(client: TestClient, players: int, moves: int | None = None) -> d
     return {**room, "version": version}
 
 
-def _open(client: TestClient, token: str) -> None:
-    assert client.get(f"/s/{token}").status_code == 200
-
-
-def _summary_at(html: str) -> dict[str, Any]:
-    found = re.search(r'<script type="application/json" id="review-summary">(.*?)</script>', html)
-    assert found is not None
-    data: dict[str, Any] = json.loads(found.group(1))
-    return data
-
-
 def _imported(client: TestClient, text: str, **headers: str) -> Any:
     return client.post(
         "/import",
@@ -88,7 +78,7 @@ def laid_out(data: dict[str, Any]) -> str:
 @pytest.fixture
 def finished(client: TestClient) -> dict[str, Any]:
     room = played_room(client, 3)
-    _open(client, room["tokens"][1])
+    open_link(client, room["tokens"][1])
     return room
 
 
@@ -102,7 +92,7 @@ def test_the_review_walks_every_position_with_a_line_per_seat(
     for at in (0, 1, last // 2, last):
         page = client.get(f"/rooms/{room_id}/review?at={at}")
         assert page.status_code == 200
-        assert _summary_at(page.text) == RULES.summary(positions[at])
+        assert review_summary(page.text) == RULES.summary(positions[at])
         assert 'id="lh-harbour"' in page.text and 'id="lh-move"></div>' in page.text
         part = client.get(f"/rooms/{room_id}/review/position?at={at}")
         assert part.text.lstrip().startswith('<div id="review-body"')
@@ -144,7 +134,7 @@ def test_a_game_under_way_is_reviewed_but_its_record_kept_until_the_end(
     client: TestClient,
 ) -> None:
     room = played_room(client, 2, moves=6)
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     page = client.get(f"/rooms/{room['room']}/review")
     assert page.status_code == 200 and "export-json" not in page.text
     assert "fork-button" not in page.text
@@ -172,7 +162,7 @@ def test_export_then_import_gives_the_same_review(
     for at in (0, finished["version"]):
         mine = client.get(f"/rooms/{room_id}/review/position?at={at}")
         theirs = anyone.get(f"/rooms/{imported}/review/position?at={at}")
-        assert _summary_at(theirs.text) == _summary_at(mine.text)
+        assert review_summary(theirs.text) == review_summary(mine.text)
     page = anyone.get(f"/rooms/{imported}/review").text
     assert "An imported record" in page and "fork-button" not in page
 
@@ -315,7 +305,7 @@ def test_the_analysis_weighs_every_turn_and_names_each_seats_turning_points(
 
 def test_a_game_under_way_is_not_analysed(client: TestClient) -> None:
     room = played_room(client, 2, moves=4)
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     assert client.post(f"/rooms/{room['room']}/analysis").status_code == 409
 
 

@@ -4,16 +4,15 @@ is always a 4xx, never a 500."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import time
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, insert
-from support.rooms import new_room, play
+from support.review import open_link, review_summary
+from support.rooms import import_record, new_room, play
 
 from app.edge.guards import MAX_RECORD_BODY_BYTES
 from app.models import Analysis, Move, Room
@@ -32,46 +31,24 @@ FAIR = catalogs.registry().default()
 provisional-1's, and an imported record keeps its catalog."""
 
 
-def _open(client: TestClient, token: str) -> None:
-    assert client.get(f"/s/{token}").status_code == 200
-
-
-def _summary_at(html: str) -> dict[str, Any]:
-    found = re.search(r'<script type="application/json" id="review-summary">(.*?)</script>', html)
-    assert found is not None
-    data: dict[str, Any] = json.loads(found.group(1))
-    return data
-
-
 def _imported(client: TestClient, text: str) -> str:
     """Import `text` as a browser's text/plain form does; returns the review room id."""
-    response = client.post(
-        "/import",
-        content=f"record={text}\r\n".encode(),
-        headers={"Content-Type": "text/plain"},
-        follow_redirects=False,
-    )
-    assert response.status_code == 303, response.text
-    link = response.headers["location"]
-    opened = client.get(link, follow_redirects=False)
-    assert opened.status_code == 303
-    room_id = opened.headers["location"].split("/")[2]
-    return room_id
+    return import_record(client, text)[0]
 
 
 def test_review_shows_every_position_of_the_game(client: TestClient) -> None:
     room = new_room(client)
     version = play(client, room, 12)
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     record = read_record(client.get(f"/rooms/{room['room']}/record.json").text, catalogs.find)
     assert len(record.moves) == version
     for at in (0, 5, version):
         page = client.get(f"/rooms/{room['room']}/review?at={at}")
         assert page.status_code == 200
-        assert _summary_at(page.text) == summary(replay(record.moves[:at], FAIR))
+        assert review_summary(page.text) == summary(replay(record.moves[:at], FAIR))
         part = client.get(f"/rooms/{room['room']}/review/position?at={at}")
         assert part.text.lstrip().startswith('<div id="review-body"')
-    assert _summary_at(client.get(f"/rooms/{room['room']}/review").text)["turn"] == (
+    assert review_summary(client.get(f"/rooms/{room['room']}/review").text)["turn"] == (
         replay(record.moves, FAIR).turn
     )
 
@@ -80,7 +57,7 @@ def test_review_shows_every_position_of_the_game(client: TestClient) -> None:
 def test_an_odd_position_is_refused(client: TestClient, at: str) -> None:
     room = new_room(client)
     play(client, room, 12)
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     for path in ("review", "review/position"):
         response = client.get(f"/rooms/{room['room']}/{path}", params={"at": at})
         assert response.status_code == 422, (path, at)
@@ -93,7 +70,7 @@ def test_the_review_needs_a_link_of_the_room(client: TestClient) -> None:
     assert client.post(f"/rooms/{room['room']}/analysis").status_code == 403
     assert client.post(f"/rooms/{room['room']}/fork", data={"at": "0"}).status_code == 403
     assert client.get("/r/not-a-token").status_code == 404
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     assert client.get(f"/rooms/{room['room']}/record.xml").status_code == 404
     assert client.get("/rooms/nosuchroom/review").status_code == 403
 
@@ -101,7 +78,7 @@ def test_the_review_needs_a_link_of_the_room(client: TestClient) -> None:
 def test_export_then_import_gives_the_same_game(client: TestClient) -> None:
     room = new_room(client)
     play(client, room, 500, seed=3)
-    _open(client, room["tokens"][1])
+    open_link(client, room["tokens"][1])
     exported = client.get(f"/rooms/{room['room']}/record.json")
     assert exported.status_code == 200
     assert "attachment" in exported.headers["content-disposition"]
@@ -114,7 +91,7 @@ def test_export_then_import_gives_the_same_game(client: TestClient) -> None:
         again = read_record(client.get(f"/rooms/{room_id}/record.json").text, catalogs.find)
         assert again.moves == original.moves
         page = client.get(f"/rooms/{room_id}/review")
-        assert _summary_at(page.text) == summary(replay(original.moves, FAIR))
+        assert review_summary(page.text) == summary(replay(original.moves, FAIR))
         # Read-only: nobody holds a seat.
         assert "fork-button" not in page.text
 
@@ -166,7 +143,7 @@ def test_a_refused_record_stores_nothing(client: TestClient, database_url: str) 
 def test_fork_starts_a_room_at_that_position(client: TestClient) -> None:
     room = new_room(client)
     play(client, room, 10_000, seed=2)  # to the end: a game is played on from once it is over
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     source = read_record(client.get(f"/rooms/{room['room']}/record.json").text, catalogs.find)
     response = client.post(
         f"/rooms/{room['room']}/fork",
@@ -199,7 +176,7 @@ def test_fork_starts_a_room_at_that_position(client: TestClient) -> None:
 def test_an_odd_fork_is_refused(client: TestClient, form: dict[str, str]) -> None:
     room = new_room(client)
     play(client, room, 10_000)
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     response = client.post(f"/rooms/{room['room']}/fork", data=form, follow_redirects=False)
     assert 400 <= response.status_code < 500
 
@@ -251,14 +228,14 @@ def test_analyses_wait_in_a_bounded_queue(
 def test_an_ongoing_game_is_not_analysed(client: TestClient) -> None:
     room = new_room(client)
     play(client, room, 4)
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     assert client.post(f"/rooms/{room['room']}/analysis").status_code == 409
 
 
 def test_the_graph_ends_at_the_final_scores(client: TestClient) -> None:
     room = new_room(client)
     play(client, room, 500, seed=5)
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     record = read_record(client.get(f"/rooms/{room['room']}/record.json").text, catalogs.find)
     final = summary(replay(record.moves, FAIR))["scores"]
     graph = client.get(f"/rooms/{room['room']}/graph").text
@@ -290,7 +267,7 @@ def test_an_imported_record_shows_its_review_link_to_share(client: TestClient) -
     assert "/w/" not in table and "/s/" not in table
     # a played room's pages show no review link, and its spectators no link at all
     room = new_room(client)
-    _open(client, room["tokens"][0])
+    open_link(client, room["tokens"][0])
     assert "review-share-link" not in client.get(f"/rooms/{room['room']}").text
     client.cookies.clear()
     assert client.get(f"/w/{room['spectator']}").status_code == 200

@@ -10,19 +10,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from support.lehavre import end_turn, lehavre_room, play_legal, to_move, wait_for_turn
+from support.rooms import answer_takeback as answer
+from support.rooms import ask_takeback as ask
 from support.rooms import bearer, token_of
-
-
-def ask(client: TestClient, room: dict[str, Any], seat: int) -> Any:
-    return client.post(f"/api/rooms/{room['room']}/takeback", headers=bearer(room["tokens"][seat]))
-
-
-def answer(client: TestClient, room: dict[str, Any], seat: int, accept: bool) -> Any:
-    return client.post(
-        f"/api/rooms/{room['room']}/takeback/answer",
-        json={"accept": accept},
-        headers=bearer(room["tokens"][seat]),
-    )
 
 
 def summary(client: TestClient, room: dict[str, Any]) -> tuple[int, Any]:

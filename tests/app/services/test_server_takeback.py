@@ -12,14 +12,16 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from support.rooms import answer_takeback as answer
+from support.rooms import ask_takeback as ask
 from support.rooms import bearer, new_room, play_first
+from support.services import first_move_against
 
 import engine
-from app.db import make_engine, make_sessionmaker
 from app.reads import catalogs
 from app.reads.positions import effective_of, own_moves_to_take_back, takeback_text
-from app.reads.roomview import Viewer
-from app.services import moves, rooms, takeback
+from app.reads.queries import room_summary
+from app.services import takeback
 from bench.appserver import AppServer
 from engine.record import read_record
 
@@ -27,18 +29,6 @@ from engine.record import read_record
 def state(client: TestClient, room_id: str, token: str) -> dict[str, Any]:
     body: dict[str, Any] = client.get(f"/api/rooms/{room_id}", headers=bearer(token)).json()
     return body
-
-
-def ask(client: TestClient, room: dict[str, Any], seat: int) -> Any:
-    return client.post(f"/api/rooms/{room['room']}/takeback", headers=bearer(room["tokens"][seat]))
-
-
-def answer(client: TestClient, room: dict[str, Any], seat: int, accept: bool) -> Any:
-    return client.post(
-        f"/api/rooms/{room['room']}/takeback/answer",
-        json={"accept": accept},
-        headers=bearer(room["tokens"][seat]),
-    )
 
 
 def kinds(client: TestClient, room: dict[str, Any]) -> list[str]:
@@ -124,35 +114,14 @@ def test_a_move_lets_the_request_lapse(client: TestClient) -> None:
 
 @pytest.mark.parametrize(("level", "agrees"), [("easy", True), ("normal", True), ("strong", False)])
 def test_the_computer_accepts_unless_strong(database_url: str, level: str, agrees: bool) -> None:
-    db = make_engine(database_url)
-    sessions = make_sessionmaker(db)
-    try:
-        with sessions() as session:
-            created = rooms.create_room(
-                session, host_seat=0, base_url="http://test", computer=level
-            )
-        viewer = Viewer(room_id=created.room_id, seat=0, kind="seat", token=created.token)
-        with sessions() as session:
-            first = engine.legal_moves(engine.new_game())[0]
-            moves.submit_move(
-                session,
-                room_id=created.room_id,
-                seat=0,
-                move=first.to_json(),
-                version=0,
-                client_move_id="m1",
-            )
+    with first_move_against(database_url, level) as (sessions, viewer, first):
         with sessions() as session:
             assert takeback.ask_takeback(session, viewer=viewer) is agrees
         with sessions() as session:
-            from app.reads.queries import room_summary
-
-            summary = room_summary(session, room_id=created.room_id)
-        expected = engine.new_game() if agrees else engine.apply(engine.new_game(), first)
-        assert summary.summary == engine.summary(expected)
-        assert summary.version == (2 if agrees else 1)
-    finally:
-        db.dispose()
+            summary = room_summary(session, room_id=viewer.room_id)
+    expected = engine.new_game() if agrees else engine.apply(engine.new_game(), first)
+    assert summary.summary == engine.summary(expected)
+    assert summary.version == (2 if agrees else 1)
 
 
 @pytest.mark.slow

@@ -8,11 +8,10 @@ import uuid
 import pytest
 from fastapi.testclient import TestClient
 from support.rooms import bearer, new_room
+from support.services import first_move_against
 
 import engine
-from app.db import make_engine, make_sessionmaker
-from app.reads.roomview import Viewer
-from app.services import moves, rooms, takeback
+from app.services import takeback
 from app.services.errors import EndingRefused
 
 
@@ -41,31 +40,12 @@ def test_a_person_is_asked_twice_at_most_at_one_position(client: TestClient) -> 
 
 
 def test_the_strong_computer_is_asked_once_at_one_position(database_url: str) -> None:
-    db = make_engine(database_url)
-    sessions = make_sessionmaker(db)
-    try:
-        with sessions() as session:
-            created = rooms.create_room(
-                session, host_seat=0, base_url="http://test", computer="strong"
-            )
-        viewer = Viewer(room_id=created.room_id, seat=0, kind="seat", token=created.token)
-        with sessions() as session:
-            first = engine.legal_moves(engine.new_game())[0]
-            moves.submit_move(
-                session,
-                room_id=created.room_id,
-                seat=0,
-                move=first.to_json(),
-                version=0,
-                client_move_id="m1",
-            )
+    with first_move_against(database_url, "strong") as (sessions, viewer, _):
         with sessions() as session:
             assert takeback.ask_takeback(session, viewer=viewer) is False
         with sessions() as session, pytest.raises(EndingRefused) as refused:
             takeback.ask_takeback(session, viewer=viewer)
-        assert refused.value.code == "takeback_asked_already"
-    finally:
-        db.dispose()
+    assert refused.value.code == "takeback_asked_already"
 
 
 def test_the_table_offers_no_takeback_that_would_be_refused(client: TestClient) -> None:

@@ -61,6 +61,20 @@ def import_record(client: TestClient, text: str) -> tuple[str, str]:
     return opened.headers["location"].split("/")[2], token_of(imported.headers["location"])
 
 
+def ask_takeback(client: TestClient, room: dict[str, Any], seat: int) -> httpx.Response:
+    return client.post(f"/api/rooms/{room['room']}/takeback", headers=bearer(room["tokens"][seat]))
+
+
+def answer_takeback(
+    client: TestClient, room: dict[str, Any], seat: int, accept: bool
+) -> httpx.Response:
+    return client.post(
+        f"/api/rooms/{room['room']}/takeback/answer",
+        json={"accept": accept},
+        headers=bearer(room["tokens"][seat]),
+    )
+
+
 def pick(moves: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A random action, selling only when nothing else is possible (games then always end)."""
     actions = [m for m in moves if m["type"] != "sell"]

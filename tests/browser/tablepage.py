@@ -172,6 +172,13 @@ def start_room(base_url: str, host: Table, guest: Table, spectator: Table | None
     return room_id_of(host.page)
 
 
+def first_action(host: Table, *others: Table) -> None:
+    """The host, to move first, uses the Hardware Store; every page shows version 1."""
+    host.open_building("hardware_store")
+    host.confirm()
+    everyone_sees(1, host, *others)
+
+
 def everyone_sees(version: int, *tables: Table) -> None:
     for table in tables:
         table.wait_version(version)

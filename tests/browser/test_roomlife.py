@@ -20,7 +20,7 @@ from app.reads.positions import effective_of
 from bench.appserver import AppServer
 
 from .conftest import Server
-from .tablepage import Table, everyone_sees, room_id_of, room_state, start_room
+from .tablepage import Table, everyone_sees, first_action, room_id_of, room_state, start_room
 
 pytestmark = pytest.mark.browser
 
@@ -63,9 +63,7 @@ def test_the_seat_survives_the_spectator_link_and_the_host_reissues_a_lost_one(
     # The new link seats the guest again, who plays on.
     guest.open(new_link)
     expect(guest.page.locator("#turn-banner")).to_have_text("Waiting for Player 1")
-    host.open_building("hardware_store")
-    host.confirm()
-    everyone_sees(1, host, guest, spectator)
+    first_action(host, guest, spectator)
 
 
 def test_nobody_moves_before_the_guest_joins_and_the_host_may_abort(
@@ -101,9 +99,7 @@ def test_a_player_resigns_after_confirming(
 ) -> None:
     host, guest, spectator = people
     room = start_room(server.url, host, guest, spectator)
-    host.open_building("hardware_store")
-    host.confirm()
-    everyone_sees(1, host, guest, spectator)
+    first_action(host, guest, spectator)
     expect(host.page.locator("#abort-button")).to_have_count(0)  # an action was taken
 
     guest.page.locator("#resign-button").click()
@@ -174,9 +170,7 @@ def test_an_absent_opponent_the_computer_stands_in_the_owner_takes_over_then_a_c
     host, guest, spectator = people
     room = start_room(quick_absence.url, host, guest, spectator)
     guest_link = guest.link("#seat-link")
-    host.open_building("hardware_store")
-    host.confirm()
-    everyone_sees(1, host, guest, spectator)
+    first_action(host, guest, spectator)
 
     # The guest (to move) closes the page; after 2 s the host is offered what to do.
     guest.page.goto("about:blank")
@@ -236,9 +230,7 @@ def test_a_takeback_declined_then_accepted(
 ) -> None:
     host, guest, spectator = people
     room = start_room(server.url, host, guest, spectator)
-    host.open_building("hardware_store")
-    host.confirm()
-    everyone_sees(1, host, guest, spectator)
+    first_action(host, guest, spectator)
 
     host.page.locator("#takeback-button").click()
     expect(guest.page.locator("#takeback-request")).to_have_text(

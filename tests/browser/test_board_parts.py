@@ -168,6 +168,10 @@ STILL_FOCUSED = (
     """() => [window.__focused.isConnected, document.activeElement === window.__focused]"""
 )
 
+#: Which element has the focus: its tag, id and class (what took it, when the card lost it).
+FOCUS_HOLDER = """() => { const e = document.activeElement;
+  return e ? [e.tagName, e.id, e.className].join(" ") : "nothing"; }"""
+
 ROUND_PARTS = re.compile(r' id="(overview-round-\d+)"')
 
 
@@ -198,7 +202,8 @@ def test_focus_stays_on_a_card_when_the_opponent_s_move_redraws_its_round(
         if focused is None or focused not in ROUND_PARTS.findall(watching.received[-1]):
             continue
         connected, has_focus = guest.page.evaluate(STILL_FOCUSED)
-        assert connected and has_focus, f"version {version}: the focus left the card"
+        holder = guest.page.evaluate(FOCUS_HOLDER)
+        assert connected and has_focus, f"version {version}: the focus left the card for {holder}"
         kept += 1
     assert kept > 0
 

@@ -283,13 +283,8 @@ async def send_updates(socket: Socket, patch: Versioned) -> None:
             return
 
 
-def main() -> None:
-    settings = Settings()
-    database_url = settings.database_url or f"sqlite:///{settings.data_dir / 'baseline.sqlite3'}"
-    if database_url.startswith("sqlite"):
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-    patch, answer = Versioned(PATCH_FILE.read_text()), Versioned(ANSWER_FILE.read_text())
-    app = create_app(database_url, patch, answer)
+def serve(app: FastAPI, settings: Settings) -> None:
+    """Run a bare server as `python -m app` runs the app: its collector, its uvicorn settings."""
     tune_garbage_collector()
     uvicorn.run(
         app,
@@ -303,6 +298,20 @@ def main() -> None:
         http=HeaderDeadlineProtocol,
         ws=websocket_protocol_for(settings),
     )
+
+
+def database_url_of(settings: Settings) -> str:
+    """The configured database, else a SQLite file in the data directory (made if missing)."""
+    database_url = settings.database_url or f"sqlite:///{settings.data_dir / 'baseline.sqlite3'}"
+    if database_url.startswith("sqlite"):
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return database_url
+
+
+def main() -> None:
+    settings = Settings()
+    patch, answer = Versioned(PATCH_FILE.read_text()), Versioned(ANSWER_FILE.read_text())
+    serve(create_app(database_url_of(settings), patch, answer), settings)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
@@ -43,14 +42,11 @@ from starlette.websockets import WebSocketDisconnect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from baseline import SEND_TIMEOUT, Hub, Socket, bearer  # noqa: E402
+from baseline import SEND_TIMEOUT, Hub, Socket, bearer, database_url_of, serve  # noqa: E402
 from baseline_lehavre_store import CHANNEL, RULES, Store  # noqa: E402
 from baseline_store import Refused  # noqa: E402
 from starlette.middleware.gzip import GZipMiddleware  # noqa: E402
 
-from app.__main__ import tune_garbage_collector, websocket_protocol_for  # noqa: E402
-from app.edge.protocol import HeaderDeadlineProtocol  # noqa: E402
-from app.routes.ws import MAX_MESSAGE_BYTES  # noqa: E402
 from app.settings import Settings  # noqa: E402
 
 #: The app's median Le Havre update after a move, and its median whole board.
@@ -227,23 +223,8 @@ async def send_updates(socket: BoardSocket, patch: Framed, board: Framed) -> Non
 
 def main() -> None:
     settings = Settings()
-    database_url = settings.database_url or f"sqlite:///{settings.data_dir / 'baseline.sqlite3'}"
-    if database_url.startswith("sqlite"):
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-    app = create_app(database_url, Framed(PATCH_FILE.read_text()), Framed(BOARD_FILE.read_text()))
-    tune_garbage_collector()
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        timeout_keep_alive=settings.keep_alive_timeout,
-        ws_max_size=MAX_MESSAGE_BYTES,
-        ws_ping_interval=settings.ws_ping_interval,
-        ws_ping_timeout=settings.ws_ping_timeout,
-        log_level="warning",
-        http=HeaderDeadlineProtocol,
-        ws=websocket_protocol_for(settings),
-    )
+    patch, board = Framed(PATCH_FILE.read_text()), Framed(BOARD_FILE.read_text())
+    serve(create_app(database_url_of(settings), patch, board), settings)
 
 
 if __name__ == "__main__":

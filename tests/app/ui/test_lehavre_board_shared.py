@@ -5,41 +5,13 @@ viewer gets drawn alone."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-
-from support.boards import playing_facts
 
 from app.reads.games import entry_of
-from app.reads.roomview import LogEntry, RoomView
 from app.ui.games import draw_board
 from app.ui.parts import Shared
-from engine.lehavre import State, apply, new_game, random_setup
+from bench.lehavre_draw import SEATS, view
+from engine.lehavre import apply, new_game, random_setup
 from engine.lehavre.ai import choose
-
-SEATS = 4
-FACTS = replace(
-    playing_facts("r" * 22, 0, 1),
-    game="lehavre",
-    players=SEATS,
-    seats_claimed=(True,) * SEATS,
-    online=(True,) * SEATS,
-    seats_held=(True,) * SEATS,
-    absent=(False,) * SEATS,
-)
-
-
-def view(state: State, log: tuple[LogEntry, ...], seat: int | None) -> RoomView:
-    return RoomView(
-        facts=replace(FACTS, version=len(log)),
-        version=len(log),
-        state=state,
-        viewer_seat=seat,
-        log=log,
-        invite_link=None,
-        spectator_link=None,
-        seat_link=None,
-        rematch=None,
-    )
 
 
 def test_boards_drawn_with_one_memo_are_the_boards_drawn_alone() -> None:

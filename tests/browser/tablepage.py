@@ -134,6 +134,13 @@ class Table:
         return self.page.locator("#board .log-entry").first.inner_text()
 
 
+def follow(page: Page, selector: str) -> None:
+    """Click the link `selector` and wait until the page it opens has loaded: its module scripts
+    have run, so the keys pressed next reach them."""
+    with page.expect_navigation(wait_until="load"):
+        page.locator(selector).click()
+
+
 def room_state(base_url: str, room_id: str, token: str) -> Any:
     """The engine position of a room, replayed from the move log the JSON API serves with the
     room's catalog."""

@@ -20,7 +20,7 @@ from engine.games import game
 from engine.lehavre.record import read_record
 
 from .conftest import Server
-from .tablepage import Table
+from .tablepage import Table, follow
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -79,7 +79,7 @@ def test_a_finished_game_is_walked_exported_imported_and_forked(
         page = table.page
         page.goto(f"{server.url}/s/{room['tokens'][0]}")
         expect(page.locator("#lh-final")).to_be_visible()
-        page.locator("#review-link").click()
+        follow(page, "#review-link")
         with page.expect_download() as download:
             page.locator("#export-json").click()
         path = tmp_path / "lehavre.json"

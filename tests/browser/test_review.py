@@ -23,7 +23,7 @@ from engine.notation import record_text
 from engine.record import GameRecord
 
 from .conftest import Server
-from .tablepage import Table
+from .tablepage import Table, follow
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -69,7 +69,7 @@ def test_the_slider_and_keys_walk_a_finished_game(server: Server, browser: Brows
             end = page.locator(f"#score-graph circle.graph-end[data-seat='{seat}']")
             expect(end).to_have_attribute("data-score", str(final[seat]))
             expect(end).to_have_attribute("data-position", str(len(moves)))
-        page.locator("#review-link").click()
+        follow(page, "#review-link")
         assert shown_summary(page, len(moves)) == engine.summary(positions[-1])
         page.keyboard.press("Home")
         for at in range(len(moves) + 1):

@@ -8,6 +8,11 @@ move draws the same boards in every run, so two builds compare move for move.
 
     .venv/bin/python bench/move_cost.py --callgrind          # instructions per move (valgrind)
     .venv/bin/python bench/move_cost.py --profile /tmp/p.out # cProfile of every server thread
+    .venv/bin/python bench/move_cost.py --callgrind --game lehavre   # Le Havre rooms instead
+
+With `--game lehavre` each room has four seats and a spectator (bench/load_lehavre_client.py):
+the seat to move asks `GET /api/rooms/{id}/legal`, posts one of those moves at random (seeded)
+through the JSON API and waits until all five sockets hold the new version.
 
 With `--callgrind` the server runs under `valgrind --tool=callgrind` with the instrumentation
 off until the rooms are open and their first boards sent; it counts the server process's
@@ -36,6 +41,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import load_lehavre_client
 from load_client import Results, create_room, one_move, wait_connected, watch
 from load_servers import Server, free_port
 
@@ -133,6 +139,42 @@ async def play(args: argparse.Namespace, server: Server) -> Results:
     return results
 
 
+async def play_lehavre(args: argparse.Namespace, server: Server) -> Results:
+    """`play` for Le Havre rooms: four seats and a spectator, each move asked for and posted
+    over the JSON API as bench/load_lehavre_client.py plays it."""
+    async with httpx.AsyncClient(timeout=600) as client:
+        rooms = [
+            await load_lehavre_client.create_room(client, [server], i) for i in range(args.rooms)
+        ]
+    stop = asyncio.Event()
+    watchers = [
+        asyncio.create_task(watcher)
+        for room in rooms
+        for watcher in load_lehavre_client.watchers(room, stop)
+    ]
+    await wait_connected(rooms, timeout=900)  # type: ignore[arg-type]
+    await asyncio.sleep(1.0)  # the first boards' sends are over
+    if args.callgrind:
+        callgrind(server.process.pid, "--instr=on")  # type: ignore[union-attr]
+    if args.profile:
+        server.process.send_signal(signal.SIGUSR1)  # type: ignore[union-attr]
+    results, cpu_before = load_lehavre_client.Results(), server.cpu_seconds()
+    rngs = [random.Random(f"{args.seed} {i}") for i in range(args.rooms)]
+    for _ in range(args.moves):
+        for room, rng in zip(rooms, rngs, strict=True):
+            if room.current is not None:
+                await load_lehavre_client.one_move(room, results, rng)
+    results.cpu_s = server.cpu_seconds() - cpu_before  # type: ignore[attr-defined]
+    if args.callgrind:
+        callgrind(server.process.pid, "--dump")  # type: ignore[union-attr]
+        callgrind(server.process.pid, "--instr=off")  # type: ignore[union-attr]
+    stop.set()
+    for task in watchers:
+        task.cancel()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    return results
+
+
 def instructions(workdir: Path) -> int:
     dumps = sorted(workdir.glob("callgrind.out.*"))
     found = TOTALS.search(dumps[-1].read_text(errors="replace")) if dumps else None
@@ -146,6 +188,7 @@ def main() -> int:
     parser.add_argument("--rooms", type=int, default=3)
     parser.add_argument("--moves", type=int, default=30, help="moves per room")
     parser.add_argument("--seed", default="1")
+    parser.add_argument("--game", choices=("inlandport", "lehavre"), default="inlandport")
     parser.add_argument("--database-url", help="an empty PostgreSQL database (default: SQLite)")
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--profile", metavar="FILE")
@@ -155,7 +198,8 @@ def main() -> int:
         workdir = Path(tmp)
         server = start(args, workdir)
         try:
-            results = asyncio.run(play(args, server))
+            playing = play_lehavre if args.game == "lehavre" else play
+            results = asyncio.run(playing(args, server))
         finally:
             server.process.terminate()  # type: ignore[union-attr]
             server.process.wait(timeout=120)  # type: ignore[union-attr]

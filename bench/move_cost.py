@@ -82,6 +82,8 @@ def start(args: argparse.Namespace, workdir: Path) -> Server:
     }
     log = (workdir / "server.log").open("wb")
     command = server_command(args, workdir / "callgrind.out")
+    if args.game == "lehavre":
+        command = dealt_alike(command, args.seed)
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
     server = Server(url=f"http://127.0.0.1:{port}", process=process)
     deadline = time.monotonic() + 900
@@ -137,6 +139,13 @@ async def play(args: argparse.Namespace, server: Server) -> Results:
         task.cancel()
     await asyncio.gather(*watchers, return_exceptions=True)
     return results
+
+
+def dealt_alike(command: list[str], seed: str) -> list[str]:
+    """The server's command with the rooms' setups dealt from `seed` (bench/seeded_setups.py):
+    the same Le Havre games in every run."""
+    at = command.index(sys.executable) + 1
+    return [*command[:at], str(HERE / "seeded_setups.py"), seed, *command[at:]]
 
 
 async def play_lehavre(args: argparse.Namespace, server: Server) -> Results:

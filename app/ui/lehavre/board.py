@@ -4,15 +4,18 @@ The board element (``id="board"``, templates/lehavre/board.html) holds the parts
 plays, who is here, the invite links while a seat is free), the status, the harbour (offers, supply
 tiles, the round card), the buildings (proposals, town, ships), each player's area, and the move
 panel of the player to move, and the room's life (takeback, resign, abort: `app.ui.lehavre.life`). Each part is drawn whole and digested; a socket gets the parts whose
-digest changed (a patch), as Inland Port's board (`app.ui.parts`).
+digest changed (a patch), as Inland Port's board (`app.ui.parts`). The players' areas, the harbour,
+the buildings and the shell are keyed by the values they are drawn from: given the group's board
+before, one whose key is unchanged is not drawn again (the board then goes as a patch only).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, language
-from app.live.frames import BoardSummary, DrawnBoard, frame_of, part_hash
+from app.live.frames import SHELL_KEY, BoardSummary, DrawnBoard, frame_of, part_hash
 from app.reads.roomview import RoomView
 from app.ui.lehavre.life import life_of
 from app.ui.lehavre.panel import panel_context
@@ -130,6 +133,24 @@ def _alike(name: str, extra: dict[str, Any], lang: str) -> tuple[str, str, bool,
     return None
 
 
+def _key(name: str, context: dict[str, Any], extra: dict[str, Any]) -> Hashable:
+    """What a part is drawn from, besides the group's language and viewer (None: draw it every
+    time): the templates it includes read nothing else."""
+    t, names = context["t"], context["names"]
+    if name.startswith("lh-player-"):
+        return (extra["a"], names)
+    if name == "lh-harbour":
+        return (t.offers, t.tiles, t.round, t.feeding, names)
+    if name == "lh-buildings":
+        return (t.stacks, t.town, t.specials_left, t.piles, names)
+    return None
+
+
+def _shell_key(context: dict[str, Any]) -> Hashable:
+    """What the shell after the board element's opening tag is drawn from (lehavre/board.html)."""
+    return (context["room_id"], tuple(area.seat for area in context["t"].areas))
+
+
 def draw_board(
     view: RoomView,
     *,
@@ -138,13 +159,21 @@ def draw_board(
     shared: Shared | None = None,
 ) -> DrawnBoard:
     """The board of one viewer in their language, in parts: sent whole or as a patch on top of
-    `before` (every part is drawn; only the changed ones travel)."""
+    `before` (the group's previous board: a keyed part whose key is unchanged is not drawn, and
+    the board may then go as a patch on top of `before` only, `DrawnBoard.complete`)."""
     code = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
     context = board_context(view, lang=code)
     values = {**context, "client_move_id": move_id_mark}
     marked: dict[str, str] = {}
     hashes: dict[str, int] = {}
+    keys: dict[str, int] = {}
     for name, tpl, extra in _sources(context):
+        key = _key(name, context, extra)
+        if key is not None:
+            keys[name] = hash(key)
+            if before is not None and before.keys.get(name) == keys[name] and name in before.hashes:
+                hashes[name] = before.hashes[name]
+                continue
         memo = _alike(name, extra, code) if shared is not None else None
         if shared is not None and memo in shared:
             marked[name], hashes[name] = shared[memo]
@@ -155,13 +184,24 @@ def draw_board(
             shared[memo] = (marked[name], hashes[name])
     attrs = board_attrs(context)
     frame = frame_of(hashes, attrs)
-    shell_values = {**values, "parts": Marks(frame), "attrs": attrs}
-    pieces = tuple(render_template(code, "lehavre/board.html", shell_values).split(PART_MARK))
+    keys[SHELL_KEY] = hash(_shell_key(context))
+    pieces: tuple[str, ...] = ()
+    if (
+        before is not None
+        and before.keys.get(SHELL_KEY) == keys[SHELL_KEY]
+        and len(marked) < len(hashes)
+    ):
+        shell = before.shell
+    else:
+        shell_values = {**values, "parts": Marks(frame), "attrs": attrs}
+        pieces = tuple(render_template(code, "lehavre/board.html", shell_values).split(PART_MARK))
+        shell = part_hash(PART_MARK.join(pieces[1:]))
     return DrawnBoard(
         frame=frame,
         attrs=attrs,
         parts={name: fill_move_ids(html) for name, html in marked.items()},
         hashes=hashes,
         pieces=pieces,
-        shell=part_hash(PART_MARK.join(pieces[1:])),
+        shell=shell,
+        keys=keys,
     )

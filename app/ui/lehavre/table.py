@@ -8,10 +8,12 @@ Round 1's supply tiles not reached yet lie face down (docs/le-havre/spec.md, "Su
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from app.i18n import Language, language
 from app.reads.roomview import LogEntry
+from app.ui.cache import Same, SameEntries
 from engine.lehavre import State, scores, winners
 from engine.lehavre.flow import food_owed, seat_of_turn
 
@@ -291,16 +293,34 @@ def table_context(
 ) -> Table:
     """The table as ``viewer_seat`` sees it (``None``: a spectator), in language ``lang``;
     ``names`` are the seats' player names (default "Player 1", ...), ``log`` the moves that led
-    to ``state`` (the feeding's payments are told from it)."""
-    st, t, w = state, language(lang), words_for(lang)
+    to ``state`` (the feeding's payments are told from it).
+
+    The viewer changes only the order of the areas (the viewer's first) and which is theirs: the
+    rest is made once per position, language, names and log, for all the viewers of a version
+    (the hub draws them one after the other from the same position and log entries)."""
+    common = _common_table(Same(state), lang, tuple(names or ()), SameEntries(tuple(log)))
+    n = common.players
+    if viewer_seat is None or not 0 <= viewer_seat < n:
+        return common if viewer_seat is None else replace(common, viewer=viewer_seat)
+    order = [(viewer_seat + k) % n for k in range(n)]
+    areas = tuple(
+        replace(common.areas[seat], is_viewer=True) if seat == viewer_seat else common.areas[seat]
+        for seat in order
+    )
+    return replace(common, viewer=viewer_seat, areas=areas)
+
+
+@lru_cache(maxsize=64)
+def _common_table(key: Same, lang: str, names: tuple[str, ...], log: SameEntries) -> Table:
+    """The table as a spectator sees it (the areas in seat order, none the viewer's)."""
+    st: State = key.obj  # type: ignore[assignment]
+    t, w = language(lang), words_for(lang)
     cat = st.catalog
     n = st.setup.players
-    first = viewer_seat if viewer_seat is not None and 0 <= viewer_seat < n else 0
-    order = [(first + k) % n for k in range(n)]
     buyable = st.phase in ("main", "after")
     return Table(
         lang=lang,
-        viewer=viewer_seat,
+        viewer=None,
         players=n,
         names=tuple(seat_name(t, seat, names) for seat in range(n)),
         offers=tuple(
@@ -318,7 +338,7 @@ def table_context(
         ),
         specials_left=len(st.specials),
         piles=_piles(st, w),
-        areas=tuple(_area(st, seat, viewer_seat, lang, names) for seat in order),
+        areas=tuple(_area(st, seat, None, lang, names) for seat in range(n)),
         status=_status(st, t, names),
-        feeding=feeding(st, log, w, [seat_name(t, seat, names) for seat in range(n)]),
+        feeding=feeding(st, log.entries, w, [seat_name(t, seat, names) for seat in range(n)]),
     )

@@ -4,9 +4,9 @@ The board element (``id="board"``, templates/lehavre/board.html) holds the parts
 plays, who is here, the invite links while a seat is free), the status, the harbour (offers, supply
 tiles, the round card), the buildings (proposals, town, ships), each player's area, and the move
 panel of the player to move, and the room's life (takeback, resign, abort: `app.ui.lehavre.life`). Each part is drawn whole and digested; a socket gets the parts whose
-digest changed (a patch), as Inland Port's board (`app.ui.parts`). The players' areas, the harbour,
-the buildings and the shell are keyed by the values they are drawn from: given the group's board
-before, one whose key is unchanged is not drawn again (the board then goes as a patch only).
+digest changed (a patch), as Inland Port's board (`app.ui.parts`). Each part and the shell are keyed by
+the values they are drawn from: given the group's board before, one whose key is unchanged is not
+drawn again (the board then goes as a patch only).
 """
 
 from __future__ import annotations
@@ -134,21 +134,44 @@ def _alike(name: str, extra: dict[str, Any], lang: str) -> tuple[str, str, bool,
 
 
 def _key(name: str, context: dict[str, Any], extra: dict[str, Any]) -> Hashable:
-    """What a part is drawn from, besides the group's language and viewer (None: draw it every
-    time): the templates it includes read nothing else."""
-    t, names = context["t"], context["names"]
+    """What a part is drawn from (None: draw it every time): the templates it includes read
+    nothing else. A key is compared only with the key of the same room's board before for the
+    same group of viewers, so the room, the language and the viewer are in none of them."""
+    t, names, view = context["t"], context["names"], context["view"]
     if name.startswith("lh-player-"):
         return (extra["a"], names)
     if name == "lh-harbour":
         return (t.offers, t.tiles, t.round, t.feeding, names)
     if name == "lh-buildings":
         return (t.stacks, t.town, t.specials_left, t.piles, names)
+    if name == "lh-status":
+        return (t.status, names)
+    if name == "lh-move":
+        return (context["panel"],)
+    if name == "lh-life":
+        return (context["life"], view.rematch, context["rematch_asked"])
+    if name == "lh-seats":
+        facts = view.facts
+        return (
+            (facts.players, facts.online, facts.seats_claimed, facts.spectators),
+            (view.invite_links, view.all_events, view.spectator_link),
+            (view.seat_link, names, tuple(sorted(context["computers"].items()))),
+            (frozenset(context["resigned"]), context["started"], context["ending"]),
+            context["scores"] and tuple(context["scores"]),
+        )
     return None
+
+
+def _key_hash(key: Hashable) -> int | None:
+    try:
+        return None if key is None else hash(key)
+    except TypeError:  # a value that cannot be hashed: draw the part every time
+        return None
 
 
 def _shell_key(context: dict[str, Any]) -> Hashable:
     """What the shell after the board element's opening tag is drawn from (lehavre/board.html)."""
-    return (context["room_id"], tuple(area.seat for area in context["t"].areas))
+    return tuple(area.seat for area in context["t"].areas)
 
 
 def draw_board(
@@ -168,9 +191,9 @@ def draw_board(
     hashes: dict[str, int] = {}
     keys: dict[str, int] = {}
     for name, tpl, extra in _sources(context):
-        key = _key(name, context, extra)
+        key = _key_hash(_key(name, context, extra))
         if key is not None:
-            keys[name] = hash(key)
+            keys[name] = key
             if before is not None and before.keys.get(name) == keys[name] and name in before.hashes:
                 hashes[name] = before.hashes[name]
                 continue

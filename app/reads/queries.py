@@ -323,6 +323,8 @@ def room_view(
 def open_invites(facts: RoomFacts, viewer: Viewer, base_url: str) -> tuple[tuple[int, str], ...]:
     """The invite links a player of the room may still hand out, by seat (derived from its own
     token: Inland Port's one for the other seat, another game's one per seat)."""
+    if not facts.open_invites:  # no unused invite link: no token to derive
+        return ()
     if facts.game == "inland_port":
         assert viewer.seat is not None
         tokens = {1 - viewer.seat: invite_token_for(viewer.token)}

@@ -38,10 +38,13 @@ GETTEXT_CACHE_SIZE = 8192
 def _environment(code: str) -> jinja2.Environment:
     """The Jinja environment that renders pages in one language. The templates are read once:
     they do not change while the server runs, so no template asks the disk whether it changed
-    (Jinja's ``auto_reload`` checks the file's time on every ``get_template``)."""
+    (Jinja's ``auto_reload`` checks the file's time on every ``get_template``), and all of them
+    stay loaded in a plain dictionary (Jinja's default, a 400-entry LRU, moves the template to
+    the front at every ``include`` and ``import``, a linear search in its queue)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
         auto_reload=False,
+        cache_size=-1,
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -12,7 +12,8 @@ move draws the same boards in every run, so two builds compare move for move.
 
 With `--game lehavre` each room has four seats and a spectator (bench/load_lehavre_client.py):
 the seat to move asks `GET /api/rooms/{id}/legal`, posts one of those moves at random (seeded)
-through the JSON API and waits until all five sockets hold the new version.
+through the JSON API and waits until all five sockets hold the new version. The rooms' setups
+are dealt from `--seed` (bench/seeded_setups.py), so every run plays the same games.
 
 With `--callgrind` the server runs under `valgrind --tool=callgrind` with the instrumentation
 off until the rooms are open and their first boards sent; it counts the server process's

@@ -8,18 +8,19 @@ move draws the same boards in every run, so two builds compare move for move.
 
     .venv/bin/python bench/move_cost.py --callgrind          # instructions per move (valgrind)
     .venv/bin/python bench/move_cost.py --profile /tmp/p.out # cProfile of every server thread
-    .venv/bin/python bench/move_cost.py --callgrind --game lehavre   # Le Havre rooms instead
-
-With `--game lehavre` each room has four seats and a spectator (bench/load_lehavre_client.py):
-the seat to move asks `GET /api/rooms/{id}/legal`, posts one of those moves at random (seeded)
-through the JSON API and waits until all five sockets hold the new version. The rooms' setups
-are dealt from `--seed` (bench/seeded_setups.py), so every run plays the same games.
 
 With `--callgrind` the server runs under `valgrind --tool=callgrind` with the instrumentation
 off until the rooms are open and their first boards sent; it counts the server process's
 instructions over the moves only (all its threads; PostgreSQL's backends and the computer's bot
 processes are not counted). `--profile` runs the server with a cProfile in each thread
 (bench/profiled_server.py) and writes their sum over the moves to the file (`python -m pstats`).
+
+    .venv/bin/python bench/move_cost.py --callgrind --game lehavre   # Le Havre rooms instead
+
+With `--game lehavre` each room has four seats and a spectator (bench/load_lehavre_client.py):
+the seat to move asks `GET /api/rooms/{id}/legal`, posts one of those moves at random (seeded)
+through the JSON API and waits until all five sockets hold the new version. The rooms' setups
+are dealt from `--seed` (bench/seeded_setups.py), so every run plays the same games.
 """
 
 from __future__ import annotations
@@ -198,11 +199,11 @@ def main() -> int:
     parser.add_argument("--rooms", type=int, default=3)
     parser.add_argument("--moves", type=int, default=30, help="moves per room")
     parser.add_argument("--seed", default="1")
-    parser.add_argument("--game", choices=("inlandport", "lehavre"), default="inlandport")
     parser.add_argument("--database-url", help="an empty PostgreSQL database (default: SQLite)")
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--profile", metavar="FILE")
     parser.add_argument("--keep", metavar="FILE", help="with --callgrind: keep the dump here")
+    parser.add_argument("--game", choices=("inlandport", "lehavre"), default="inlandport")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)

@@ -132,9 +132,9 @@ def event_line(words: Words, event: RoomEventEntry) -> str:
     t = words.lang
     player = words.seat_name(event.seat) if event.seat is not None else ""
     if event.kind == "seat_link_reissued":
+        # Inland Port's host issues it for the guest; in Le Havre a player for their own seat.
         return t.gettext(
-            "The host issued a new seat link for %(player)s: the old one no longer works.",
-            player=player,
+            "%(player)s has a new seat link: the old one no longer works.", player=player
         )
     if event.kind == "resigned":
         return t.gettext("%(player)s resigned.", player=player)

@@ -95,8 +95,7 @@ class Table:
         """Press the panel's confirm button and wait until the move is on the board."""
         version = self.version
         self.page.locator("#confirm-move").click()
-        self.wait_version(version + 1)
-        expect(self.page.locator("#panel .panel-message")).to_be_visible()
+        self.wait_moved(version + 1)
 
     def sell(self, building: str) -> None:
         version = self.version
@@ -110,7 +109,7 @@ class Table:
         count = choices.count()
         if count == 0:
             self.page.locator(".pass-form button").click()
-            self.wait_version(version + 1)
+            self.wait_moved(version + 1)
             return
         target = choices.nth(rng.randrange(count))
         building = target.get_attribute("data-building")
@@ -119,7 +118,14 @@ class Table:
             "data-building", building or ""
         )
         self.page.locator("#confirm-move").click()
-        self.wait_version(version + 1)
+        self.wait_moved(version + 1)
+
+    def wait_moved(self, version: int) -> None:
+        """Wait until this player's move made `version` and its answer settled in the panel,
+        which takes the focus (a keyboard user's next Tab starts there)."""
+        self.wait_version(version)
+        expect(self.page.locator("#panel .panel-message")).to_be_visible()
+        expect(self.page.locator("#panel-title")).to_be_focused()
 
     # --- what the page holds ----------------------------------------------------------------
 

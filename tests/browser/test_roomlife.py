@@ -49,7 +49,7 @@ def test_the_seat_survives_the_spectator_link_and_the_host_reissues_a_lost_one(
     new_link = found.group(0)
     for table in (host, spectator):
         expect(table.page.locator("#board .log-event")).to_contain_text(
-            "The host issued a new seat link for Player 2"
+            "Player 2 has a new seat link"
         )
     host.shot("roomlife-reissued")
     # The page the old link opened is cut off at once, and says why.

@@ -74,7 +74,7 @@ def test_the_host_reissues_the_guests_seat_link(client: TestClient) -> None:
     assert answer.json()["seat_link"] in page.text
     log = events_of(client, room_id, host)
     assert [(e["kind"], e["seat"], e["at_version"]) for e in log] == [("seat_link_reissued", 1, 0)]
-    assert "The host issued a new seat link for Player 2" in page.text
+    assert "Player 2 has a new seat link" in page.text
 
 
 def test_no_seat_to_reissue_while_the_invite_is_open_or_against_the_computer(

@@ -145,7 +145,7 @@ def instructions(workdir: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rooms", type=int, default=3)
-    parser.add_argument("--moves", type=int, default=30, help="moves per room")
+    parser.add_argument("--moves", type=int, default=20, help="moves per room")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--database-url", help="an empty PostgreSQL database (default: SQLite)")
     parser.add_argument(

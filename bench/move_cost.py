@@ -8,6 +8,12 @@ move draws the same boards in every run, so two builds compare move for move.
 
     .venv/bin/python bench/move_cost.py --callgrind          # instructions per move (valgrind)
     .venv/bin/python bench/move_cost.py --profile /tmp/p.out # cProfile of every server thread
+    .venv/bin/python bench/move_cost.py --callgrind --server baseline  # the bare server's count
+
+`--server baseline` makes the same seeded choices on bench/baseline.py (the same stack doing the
+least a correct server must do), so that the app's count divided by it is a ratio no busy machine
+moves (the bare server plays the engine's catalog, the app its default for new rooms: the moves
+chosen are alike, not the same). `--profile` profiles the app.
 
 With `--callgrind` the server runs under `valgrind --tool=callgrind` with the instrumentation
 off until the rooms are open and their first boards sent; it counts the server process's
@@ -45,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import load_lehavre_client
 from load_client import Results, create_room, one_move, wait_connected, watch
-from load_servers import Server, free_port
+from load_servers import COMMANDS, Server, free_port
 
 import engine
 from engine.catalogs import built_in_registry
@@ -56,19 +62,13 @@ TOTALS = re.compile(r"^(?:summary|totals): (\d+)", re.MULTILINE)
 
 
 def server_command(args: argparse.Namespace, out: Path) -> list[str]:
-    if args.callgrind:
-        return [
-            "valgrind",
-            "--tool=callgrind",
-            "--instr-atstart=no",
-            f"--callgrind-out-file={out}",
-            sys.executable,
-            "-m",
-            "app",
-        ]
     if args.profile:
         return [sys.executable, str(HERE / "profiled_server.py"), args.profile]
-    return [sys.executable, "-m", "app"]
+    command = COMMANDS[args.server]
+    if args.callgrind:
+        options = ["--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
+        return ["valgrind", *options, *command]
+    return command
 
 
 def start(args: argparse.Namespace, workdir: Path) -> Server:
@@ -111,10 +111,11 @@ def callgrind(pid: int, *options: str) -> None:
 async def play(args: argparse.Namespace, server: Server) -> Results:
     async with httpx.AsyncClient(timeout=600) as client:
         rooms = [await create_room(client, [server], i) for i in range(args.rooms)]
-        for room in rooms:  # the room's own catalog, which the engine's default may not be
+        for room in rooms:  # the room's own catalog (the bare server plays the engine's default)
             moves = f"{server.url}/api/rooms/{room.room_id}/moves"
             answer = await client.get(moves, headers={"Authorization": f"Bearer {room.tokens[0]}"})
-            room.state = engine.new_game(built_in_registry().get(answer.json()["catalog"]))
+            catalog = answer.json().get("catalog")
+            room.state = engine.new_game(catalog and built_in_registry().get(catalog))
     stop = asyncio.Event()
     watchers = [
         asyncio.create_task(watch(room, slot, token, server.url, stop))
@@ -197,9 +198,12 @@ def instructions(workdir: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rooms", type=int, default=3)
-    parser.add_argument("--moves", type=int, default=30, help="moves per room")
+    parser.add_argument("--moves", type=int, default=20, help="moves per room")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--database-url", help="an empty PostgreSQL database (default: SQLite)")
+    parser.add_argument(
+        "--server", choices=("app", "baseline"), default="app", help="baseline: bench/baseline.py"
+    )
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--profile", metavar="FILE")
     parser.add_argument("--keep", metavar="FILE", help="with --callgrind: keep the dump here")

@@ -22,6 +22,8 @@ from sqlalchemy.orm import Session
 
 #: The PostgreSQL channel of the rooms' notifications.
 CHANNEL = "inland_port_rooms"
+#: Queues one notification on the transaction's connection (built once: a move runs it each time).
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 #: PostgreSQL limits a payload to 8000 bytes; a longer move is read from the log instead.
 MAX_NOTIFIED_MOVE = 7000
 #: The payload's second word when a seat's token changed.
@@ -104,16 +106,10 @@ def queue_notify(
     """
     if session.get_bind().dialect.name == "postgresql":
         payload = f"{room_id} {SEATS_CHANGED}" if seats_changed else encode(room_id, version, move)
-        session.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": payload},
-        )
+        session.connection().execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
 
 
 def queue_chat_notify(session: Session, room_id: str) -> None:
     """Queue the cross-process notification that the room's chat changed ("R chat")."""
     if session.get_bind().dialect.name == "postgresql":
-        session.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": f"{room_id} {CHAT}"},
-        )
+        session.connection().execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{room_id} {CHAT}"})

@@ -6,6 +6,8 @@ lock (so other processes on the same file wait too).
 
 `room_lock` yields the room's ORM object; `room_columns_lock` only the columns asked for, as a
 plain row (a move's lock: it needs a handful of values, not the whole row with its snapshot).
+The statements of a move's lock are built once, the room id bound, and run on the transaction's
+connection: building `WHERE id = ...` anew for each move cost ~1 M instructions (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import Row, select, update
+from sqlalchemy import Row, Select, bindparam, select, update
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.models import Room
@@ -27,6 +30,19 @@ from app.services.errors import RoomNotFound
 _Locked = TypeVar("_Locked")
 
 _SQLITE_LOCKS = tuple(threading.Lock() for _ in range(64))
+
+_ROOMS = Room.metadata.tables[Room.__tablename__]
+#: SQLite's write lock, taken by the transaction's first statement: an UPDATE that changes nothing.
+_SQLITE_WRITE_LOCK = (
+    update(_ROOMS).where(_ROOMS.c.id == bindparam("room_id")).values(version=_ROOMS.c.version)
+)
+
+
+@cache
+def _columns_query(names: tuple[str, ...], for_update: bool) -> Select[Any]:
+    """The room's columns `names`, of the room `:room_id` (locked `FOR UPDATE` if asked)."""
+    query = select(*(_ROOMS.c[name] for name in names)).where(_ROOMS.c.id == bindparam("room_id"))
+    return query.with_for_update() if for_update else query
 
 
 @contextmanager
@@ -49,10 +65,11 @@ def room_columns_lock(
 ) -> Iterator[Row[Any]]:
     """As `room_lock`, yielding only the room's `columns` (a plain row, read with one Core
     `SELECT`; nothing enters the session's identity map)."""
-    query = select(*columns).where(Room.id == room_id)
+    names = tuple(column.key for column in columns)
 
     def read(for_update: bool) -> Row[Any] | None:
-        return session.execute(query.with_for_update() if for_update else query).first()
+        query = _columns_query(names, for_update)
+        return session.connection().execute(query, {"room_id": room_id}).first()
 
     with _locked(session, room_id, read) as row:
         yield row
@@ -67,7 +84,7 @@ def _locked(
     if session.get_bind().dialect.name == "sqlite":
         lock = _SQLITE_LOCKS[zlib.crc32(room_id.encode()) % len(_SQLITE_LOCKS)]
         with lock:
-            session.execute(update(Room).where(Room.id == room_id).values(version=Room.version))
+            session.connection().execute(_SQLITE_WRITE_LOCK, {"room_id": room_id})
             with _held(session, room_id, read(False)) as held:
                 yield held
         return

@@ -199,9 +199,18 @@ then in horizontal shelves, top to bottom or bottom to top, each filled from one
 @lru_cache(maxsize=64)
 def _spots(sector: int, order: str) -> tuple[tuple[float, float], ...]:
     """Candidate tile centres in a sector, the best first by `order`."""
-    centre_angle = math.radians(sector_angle(sector))
+    grid = _grid(sector)
+    return tuple(grid[index] for index in _ranks(sector, order))
 
-    def rank(spot: tuple[float, float]) -> tuple[float, ...]:
+
+@lru_cache(maxsize=64)
+def _ranks(sector: int, order: str) -> tuple[int, ...]:
+    """The candidate centres of `_grid(sector)` by their index there, the best first by `order`."""
+    centre_angle = math.radians(sector_angle(sector))
+    grid = _grid(sector)
+
+    def rank(index: int) -> tuple[float, ...]:
+        spot = grid[index]
         dx, dy = spot[0] - CENTRE, spot[1] - CENTRE
         radius = math.hypot(dx, dy)
         off = abs((math.atan2(dy, dx) - centre_angle + math.pi) % (2 * math.pi) - math.pi)
@@ -217,7 +226,7 @@ def _spots(sector: int, order: str) -> tuple[tuple[float, float], ...]:
             )
         return (abs(radius - 0.6 * TILE_RADIUS) + 100 * off,)
 
-    return tuple(sorted(_grid(sector), key=rank))
+    return tuple(sorted(range(len(grid)), key=rank))
 
 
 @lru_cache(maxsize=SECTORS)
@@ -233,14 +242,15 @@ def _grid(sector: int) -> tuple[tuple[float, float], ...]:
 
 
 @lru_cache(maxsize=4096)
-def _fitting_centres(sector: int, width: float, height: float) -> frozenset[tuple[float, float]]:
-    """The candidate centres where a box of this size lies inside the sector
-    (`box_inside_wedge` over every candidate, its tests written out: one per new tile size)."""
+def _fitting_centres(sector: int, width: float, height: float) -> bytes:
+    """For each candidate centre of `_grid(sector)`, 1 where a box of this size lies inside the
+    sector, else 0 (`box_inside_wedge` over every candidate, its tests written out: one per new
+    tile size). By index, not by point: a point's float pair costs more to hash than to test."""
     (a1, b1), (a2, b2) = _edges(sector)
     rim = (TILE_RADIUS - MARGIN) ** 2
     hub = HUB_RADIUS + MARGIN
-    fitting = []
-    for cx, cy in _spots(sector, ORDERS[0]):
+    fitting = bytearray(len(_grid(sector)))
+    for index, (cx, cy) in enumerate(_grid(sector)):
         x, y = cx - width / 2, cy - height / 2
         left, top = x - CENTRE, y - CENTRE
         right, bottom = x + width - CENTRE, y + height - CENTRE
@@ -253,8 +263,8 @@ def _fitting_centres(sector: int, width: float, height: float) -> frozenset[tupl
         nearest_x = min(max(CENTRE, x), x + width)
         nearest_y = min(max(CENTRE, y), y + height)
         if math.hypot(nearest_x - CENTRE, nearest_y - CENTRE) >= hub:
-            fitting.append((cx, cy))
-    return frozenset(fitting)
+            fitting[index] = 1
+    return bytes(fitting)
 
 
 #: A candidate box as the packing reads it: left, top, and right and bottom grown by the gap.
@@ -264,7 +274,7 @@ Candidate = tuple[float, float, float, float]
 @lru_cache(maxsize=8192)
 def _fitting(sector: int, order: str, width: float, height: float) -> tuple[Candidate, ...]:
     """Every box of this size that lies inside the sector, in the order's preference."""
-    inside = _fitting_centres(sector, width, height)
+    inside, grid = _fitting_centres(sector, width, height), _grid(sector)
     half_width, half_height = width / 2, height / 2
     return tuple(
         (
@@ -273,7 +283,7 @@ def _fitting(sector: int, order: str, width: float, height: float) -> tuple[Cand
             cx - half_width + width + MARGIN,
             cy - half_height + height + MARGIN,
         )
-        for cx, cy in filter(inside.__contains__, _spots(sector, order))
+        for cx, cy in (grid[index] for index in _ranks(sector, order) if inside[index])
     )
 
 

@@ -209,6 +209,8 @@ def main() -> int:
     parser.add_argument("--keep", metavar="FILE", help="with --callgrind: keep the dump here")
     parser.add_argument("--game", choices=("inlandport", "lehavre"), default="inlandport")
     args = parser.parse_args()
+    if args.game == "lehavre" and args.server != "app":
+        parser.error("--game lehavre plays the app only")
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         server = start(args, workdir)

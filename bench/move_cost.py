@@ -42,7 +42,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -122,26 +124,48 @@ async def play(args: argparse.Namespace, server: Server) -> Results:
         for room in rooms
         for slot, token in enumerate((*room.tokens, room.spectator))
     ]
+    results = Results()
+
+    async def move(room: Any, rng: random.Random) -> None:
+        await one_move(room, results, rng, False, "page")
+
+    results.cpu_s = await measured(args, server, rooms, move)  # type: ignore[attr-defined]
+    await stopped(watchers, stop)
+    return results
+
+
+async def measured(
+    args: argparse.Namespace,
+    server: Server,
+    rooms: list[Any],
+    move: Callable[[Any, random.Random], Awaitable[None]],
+) -> float:
+    """Once every room's sockets are open, `move` in each room in turn, `--moves` times, each room
+    with its own seeded random; the server's instrumentation (or profile) on over the moves only.
+    The CPU seconds the server used meanwhile."""
     await wait_connected(rooms, timeout=900)
     await asyncio.sleep(1.0)  # the first boards' sends are over
     if args.callgrind:
         callgrind(server.process.pid, "--instr=on")  # type: ignore[union-attr]
     if args.profile:
         server.process.send_signal(signal.SIGUSR1)  # type: ignore[union-attr]
-    results, cpu_before = Results(), server.cpu_seconds()
+    cpu_before = server.cpu_seconds()
     rngs = [random.Random(f"{args.seed} {i}") for i in range(args.rooms)]
     for _ in range(args.moves):
         for room, rng in zip(rooms, rngs, strict=True):
-            await one_move(room, results, rng, False, "page")
-    results.cpu_s = server.cpu_seconds() - cpu_before  # type: ignore[attr-defined]
+            await move(room, rng)
+    cpu = server.cpu_seconds() - cpu_before
     if args.callgrind:
         callgrind(server.process.pid, "--dump")  # type: ignore[union-attr]
         callgrind(server.process.pid, "--instr=off")  # type: ignore[union-attr]
+    return cpu
+
+
+async def stopped(watchers: list[asyncio.Task[Any]], stop: asyncio.Event) -> None:
     stop.set()
     for task in watchers:
         task.cancel()
     await asyncio.gather(*watchers, return_exceptions=True)
-    return results
 
 
 def dealt_alike(command: list[str], seed: str) -> list[str]:
@@ -164,26 +188,14 @@ async def play_lehavre(args: argparse.Namespace, server: Server) -> Results:
         for room in rooms
         for watcher in load_lehavre_client.watchers(room, stop)
     ]
-    await wait_connected(rooms, timeout=900)  # type: ignore[arg-type]
-    await asyncio.sleep(1.0)  # the first boards' sends are over
-    if args.callgrind:
-        callgrind(server.process.pid, "--instr=on")  # type: ignore[union-attr]
-    if args.profile:
-        server.process.send_signal(signal.SIGUSR1)  # type: ignore[union-attr]
-    results, cpu_before = load_lehavre_client.Results(), server.cpu_seconds()
-    rngs = [random.Random(f"{args.seed} {i}") for i in range(args.rooms)]
-    for _ in range(args.moves):
-        for room, rng in zip(rooms, rngs, strict=True):
-            if room.current is not None:
-                await load_lehavre_client.one_move(room, results, rng)
-    results.cpu_s = server.cpu_seconds() - cpu_before  # type: ignore[attr-defined]
-    if args.callgrind:
-        callgrind(server.process.pid, "--dump")  # type: ignore[union-attr]
-        callgrind(server.process.pid, "--instr=off")  # type: ignore[union-attr]
-    stop.set()
-    for task in watchers:
-        task.cancel()
-    await asyncio.gather(*watchers, return_exceptions=True)
+    results = load_lehavre_client.Results()
+
+    async def move(room: Any, rng: random.Random) -> None:
+        if room.current is not None:  # the game is not over
+            await load_lehavre_client.one_move(room, results, rng)
+
+    results.cpu_s = await measured(args, server, rooms, move)  # type: ignore[attr-defined]
+    await stopped(watchers, stop)
     return results
 
 

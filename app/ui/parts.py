@@ -211,13 +211,22 @@ def _shell_key(context: Mapping[str, Any], oob: bool) -> Hashable:
     )
 
 
-def _key_hash(key: Hashable) -> int | None:
+def key_hash(key: Hashable) -> int | None:
+    """A part's key as the board keeps it (None: the part is drawn every time)."""
     if key is None:
         return None
     try:
         return hash(key)
     except TypeError:  # a value that cannot be hashed: draw the part every time
         return None
+
+
+def kept_digest(before: BoardSummary | None, name: str, key: int | None) -> int | None:
+    """The digest of part `name` in the group's board before, if it was drawn from the same key
+    (None: draw it)."""
+    if key is None or before is None or before.keys.get(name) != key:
+        return None
+    return before.hashes.get(name)
 
 
 def board_attrs(context: Mapping[str, Any]) -> dict[str, str]:
@@ -293,15 +302,15 @@ def _draw_parts(
     marked: dict[str, str] = {}
     hashes: dict[str, int] = {}
     keys: dict[str, int] = {}
-    old_keys = before.keys if before is not None else {}
     for name, template, extra, key_of in _sources(context):
         raw_key = key_of(context, extra)
-        key = _key_hash(raw_key)
+        key = key_hash(raw_key)
         memo = None
         if key is not None:
             keys[name] = key
-            if old_keys.get(name) == key and before is not None and name in before.hashes:
-                hashes[name] = before.hashes[name]
+            kept = kept_digest(before, name, key)
+            if kept is not None:
+                hashes[name] = kept
                 continue
             if shared is not None and name.startswith(_SHARED_KINDS):
                 memo = (name, lang, bool(context["is_player"]), raw_key)
@@ -341,7 +350,7 @@ def draw(
     then be sent as a patch on top of `before` only (`DrawnBoard.complete`). With `shared` (the
     same room and version's other groups) the parts drawn alike for them are drawn once."""
     frame, html, hashes, keys = _draw_parts(context, lang, before, shared)
-    shell_key = _key_hash(_shell_key(context, oob))
+    shell_key = key_hash(_shell_key(context, oob))
     if shell_key is not None:
         keys[SHELL_KEY] = shell_key
     if (

@@ -20,7 +20,16 @@ from app.reads.roomview import RoomView
 from app.ui.lehavre.life import life_of
 from app.ui.lehavre.panel import panel_context
 from app.ui.lehavre.table import seat_name, table_context
-from app.ui.parts import PART_MARK, Marks, Shared, fill_move_ids, move_id_mark, render_template
+from app.ui.parts import (
+    PART_MARK,
+    Marks,
+    Shared,
+    fill_move_ids,
+    kept_digest,
+    key_hash,
+    move_id_mark,
+    render_template,
+)
 from app.ui.words import words_for
 from engine.lehavre import State, scores
 
@@ -162,13 +171,6 @@ def _key(name: str, context: dict[str, Any], extra: dict[str, Any]) -> Hashable:
     return None
 
 
-def _key_hash(key: Hashable) -> int | None:
-    try:
-        return None if key is None else hash(key)
-    except TypeError:  # a value that cannot be hashed: draw the part every time
-        return None
-
-
 def _shell_key(context: dict[str, Any]) -> Hashable:
     """What the shell after the board element's opening tag is drawn from (lehavre/board.html)."""
     return tuple(area.seat for area in context["t"].areas)
@@ -191,11 +193,12 @@ def draw_board(
     hashes: dict[str, int] = {}
     keys: dict[str, int] = {}
     for name, tpl, extra in _sources(context):
-        key = _key_hash(_key(name, context, extra))
+        key = key_hash(_key(name, context, extra))
         if key is not None:
             keys[name] = key
-            if before is not None and before.keys.get(name) == keys[name] and name in before.hashes:
-                hashes[name] = before.hashes[name]
+            kept = kept_digest(before, name, key)
+            if kept is not None:
+                hashes[name] = kept
                 continue
         memo = _alike(name, extra, code) if shared is not None else None
         if shared is not None and memo in shared:

@@ -90,9 +90,10 @@ HubDep = Annotated[Hub, Depends(_hub)]
 BaseUrlDep = Annotated[str, Depends(_base_url)]
 
 
-async def viewer_of(request: Request, token: str) -> Viewer | None:
+async def viewer_of(request: Request, token: str, *, seen: bool = True) -> Viewer | None:
     """Who holds `token`: from memory when known, else read in a worker thread. A seat's
-    request counts as a sign of its player's presence."""
+    request counts as a sign of its player's presence, written here (`seen` false: by the move
+    the request makes, in its own transaction, `seen_due`)."""
     viewer = seats.known_viewer(token)
     if viewer is None:
 
@@ -101,16 +102,22 @@ async def viewer_of(request: Request, token: str) -> Viewer | None:
                 return seats.resolve_token(session, token=token)
 
         viewer = await run_in_threadpool(resolve)
-    if viewer is not None and viewer.kind == "seat" and viewer.seat is not None:
+    if seen and viewer is not None and viewer.seat is not None and seen_due(request, viewer):
         await _seat_seen(request, viewer.room_id, viewer.seat)
     return viewer
 
 
-async def _seat_seen(request: Request, room_id: str, seat: int) -> None:
-    """Write the seat as seen, unless this process did so a moment ago."""
+def seen_due(request: Request, viewer: Viewer) -> bool:
+    """Whether this request of a seat should write it as seen: not when this process did so a
+    moment ago (and from now on, this process counts it written)."""
+    if viewer.kind != "seat" or viewer.seat is None:
+        return False
     recently: presence.RecentlySeen = request.app.state.recently_seen
-    if not recently.due(room_id, seat):
-        return
+    return recently.due(viewer.room_id, viewer.seat)
+
+
+async def _seat_seen(request: Request, room_id: str, seat: int) -> None:
+    """Write the seat as seen."""
 
     def write() -> None:
         with get_sessionmaker(request)() as session:
@@ -119,12 +126,13 @@ async def _seat_seen(request: Request, room_id: str, seat: int) -> None:
     await run_in_threadpool(write)
 
 
-async def cookie_viewer(request: Request, room_id: str) -> Viewer | None:
-    """The viewer this browser is for the room in the path (None: no valid cookie)."""
+async def cookie_viewer(request: Request, room_id: str, *, seen: bool = True) -> Viewer | None:
+    """The viewer this browser is for the room in the path (None: no valid cookie); `seen` as
+    for `viewer_of`."""
     token = request.cookies.get(cookie_name(room_id))
     if not token:
         return None
-    viewer = await viewer_of(request, token)
+    viewer = await viewer_of(request, token, seen=seen)
     if viewer is None or viewer.room_id != room_id:
         return None
     return viewer
@@ -141,9 +149,19 @@ async def token_viewer(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> Viewer:
     """The viewer behind the Bearer token; 403 unless it is a token of this room."""
+    return await _token_viewer(request, room_id, credentials)
+
+
+async def _token_viewer(
+    request: Request,
+    room_id: str,
+    credentials: HTTPAuthorizationCredentials | None,
+    *,
+    seen: bool = True,
+) -> Viewer:
     if credentials is None:
         raise NoAccess("needs_token")
-    viewer = await viewer_of(request, credentials.credentials)
+    viewer = await viewer_of(request, credentials.credentials, seen=seen)
     if viewer is None or viewer.room_id != room_id:
         raise NoAccess("wrong_token")
     return viewer
@@ -151,13 +169,36 @@ async def token_viewer(
 
 async def token_seat(viewer: Annotated[Viewer, Depends(token_viewer)]) -> Viewer:
     """As `token_viewer`, but only a player's seat token will do."""
+    return _seat_only(viewer)
+
+
+def _seat_only(viewer: Viewer) -> Viewer:
     if viewer.kind != "seat" or viewer.seat is None:
         raise NoAccess("not_a_player")
     return viewer
 
 
+@dataclass(frozen=True)
+class Mover:
+    """A seat making a move, and whether the move writes the seat as seen (`seen_due`)."""
+
+    viewer: Viewer
+    seen_due: bool
+
+
+async def token_mover(
+    request: Request,
+    room_id: str,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Mover:
+    """As `token_seat`, for a move: the seat is written as seen in the move's own transaction."""
+    viewer = _seat_only(await _token_viewer(request, room_id, credentials, seen=False))
+    return Mover(viewer, seen_due(request, viewer))
+
+
 TokenViewerDep = Annotated[Viewer, Depends(token_viewer)]
 TokenSeatDep = Annotated[Viewer, Depends(token_seat)]
+TokenMoverDep = Annotated[Mover, Depends(token_mover)]
 
 
 def inland_port_room(room_id: str, session: SessionDep) -> None:
@@ -258,22 +299,37 @@ class PageAct:
     settings: Settings
     lang: str
     t: Language
+    seen_due: bool = False
+    """A move (`page_move`): whether it writes the seat as seen, in its own transaction."""
 
 
 async def page_act(request: Request, room_id: str, session: SessionDep) -> PageAct:
     """`PageAct` made in one dependency: what `page_viewer`, `room_reader` and the small
     dependencies they name would give, without FastAPI solving a dozen of them per move."""
+    return await _page_act(request, room_id, session, move=False)
+
+
+async def page_move(request: Request, room_id: str, session: SessionDep) -> PageAct:
+    """As `page_act`, for a move: the seat is written as seen in the move's own transaction."""
+    return await _page_act(request, room_id, session, move=True)
+
+
+async def _page_act(request: Request, room_id: str, session: Session, *, move: bool) -> PageAct:
     lang = language_of(request)
     t = language(lang)
-    viewer = await cookie_viewer(request, room_id)
+    viewer = await cookie_viewer(request, room_id, seen=not move)
     if viewer is None:
         raise PageError(403, t.gettext("This room needs a link."))
     settings, base = get_settings(request), base_url(request)
     read_view = _reader(session, viewer, base, settings)
-    return PageAct(request, viewer, session, read_view, get_hub(request), base, settings, lang, t)
+    due = move and seen_due(request, viewer)
+    return PageAct(
+        request, viewer, session, read_view, get_hub(request), base, settings, lang, t, due
+    )
 
 
 PageActDep = Annotated[PageAct, Depends(page_act)]
+PageMoveDep = Annotated[PageAct, Depends(page_move)]
 
 
 def read_room_view(read: RoomReaderDep) -> RoomView:

@@ -15,6 +15,7 @@ from app.deps import (
     HubDep,
     SessionDep,
     SettingsDep,
+    TokenMoverDep,
     TokenSeatDep,
     TokenViewerDep,
 )
@@ -192,7 +193,7 @@ def get_legal_moves(room_id: RoomId, viewer: TokenSeatDep, session: SessionDep) 
 def post_move(
     room_id: RoomId,
     body: MoveIn,
-    viewer: TokenSeatDep,
+    mover: TokenMoverDep,
     session: SessionDep,
     settings: SettingsDep,
     hub: HubDep,
@@ -203,11 +204,12 @@ def post_move(
         result = moves.submit_move(
             session,
             room_id=room_id,
-            seat=viewer.seat,
+            seat=mover.viewer.seat,
             move=body.move,
             version=body.version,
             client_move_id=body.client_move_id,
             publisher=hub,
+            seen=mover.seen_due,
         )
     except StaleVersion as refused:
         room = queries.room_summary(

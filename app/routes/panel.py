@@ -22,18 +22,16 @@ from typing import TypeVar
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
-from sqlalchemy.orm import Session
 
 from app.deps import (
     INLAND_PORT_ONLY,
     FormDep,
     LangDep,
     PageAct,
-    PageActDep,
+    PageMoveDep,
     RoomViewDep,
     TranslatorDep,
 )
-from app.live.hub import Hub
 from app.reads.roomview import RoomView
 from app.refusals.answers import refusal_sentence, refusal_status
 from app.services import moves
@@ -175,7 +173,7 @@ def panel_answer(
 
 
 @router.post("/rooms/{room_id}/moves", response_class=HTMLResponse)
-def post_move(room_id: str, page: PageActDep, form: FormDep) -> Response:
+def post_move(room_id: str, page: PageMoveDep, form: FormDep) -> Response:
     """Submit one move from the panel's form: answered with what happened (the board follows
     over the socket).
 
@@ -184,17 +182,17 @@ def post_move(room_id: str, page: PageActDep, form: FormDep) -> Response:
     in the viewer's language, the status the API would answer, and the current board. A form the
     browser sent itself (htmx did not catch it) is answered by going back to the table.
     """
-    seat, hub, t = page.viewer.seat, page.hub, page.t
+    t = page.t
     if page.request.headers.get("sec-fetch-mode") == "navigate":
         with suppress(ServiceError):
-            _submit(page.session, room_id, seat, form, hub)
+            _submit(page, room_id, form)
         return RedirectResponse(f"/rooms/{room_id}", status_code=303)
     try:
-        result = _submit(page.session, room_id, seat, form, hub)
+        result = _submit(page, room_id, form)
     except ServiceError as refused:
         return refused_in_panel(page, refused, title=t.gettext("Not played"))
-    hub.wait_for_boards(room_id, result.version, BOARDS_WAIT)
-    lines, hint = move_said(result.game, result.entry, result.state, seat, page.lang)
+    page.hub.wait_for_boards(room_id, result.version, BOARDS_WAIT)
+    lines, hint = move_said(result.game, result.entry, result.state, page.viewer.seat, page.lang)
     return panel_answer(
         page.request,
         page.lang,
@@ -205,18 +203,17 @@ def post_move(room_id: str, page: PageActDep, form: FormDep) -> Response:
     )
 
 
-def _submit(
-    session: Session, room_id: str, seat: int | None, form: Mapping[str, str], hub: Hub
-) -> moves.MoveResult:
+def _submit(page: PageAct, room_id: str, form: Mapping[str, str]) -> moves.MoveResult:
     """The panel form's move, through the one service every move goes through."""
     return moves.submit_move(
-        session,
+        page.session,
         room_id=room_id,
-        seat=seat,
+        seat=page.viewer.seat,
         move=form.get("move", ""),
         version=_version(form.get("version", "")),
         client_move_id=form.get("client_move_id", ""),
-        publisher=hub,
+        publisher=page.hub,
+        seen=page.seen_due,
     )
 
 

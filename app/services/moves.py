@@ -28,6 +28,7 @@ from app.services.errors import (
     StaleVersion,
 )
 from app.services.lock import now, room_columns_lock
+from app.services.presence import seat_acted
 from engine import games
 
 INLAND_PORT = "inland_port"
@@ -53,6 +54,13 @@ _UPDATE_ROOM = (
         finished=bindparam("finished"),
         updated_at=bindparam("updated_at"),
     )
+)
+_SEATS = Seat.metadata.tables[Seat.__tablename__]
+#: The mover's seat written as seen (`app.services.presence`), in the move's own transaction.
+_SEAT_SEEN = (
+    update(_SEATS)
+    .where(_SEATS.c.room_id == bindparam("room"), _SEATS.c.seat == bindparam("mover"))
+    .values(last_seen_at=bindparam("seen_at"))
 )
 #: What a move reads of its room's row under the lock (not the snapshot it replaces).
 _LOCKED_COLUMNS = (
@@ -97,8 +105,10 @@ def submit_move(
     client_move_id: str,
     publisher: Publisher | None = None,
     by_computer: bool = False,
+    seen: bool = False,
 ) -> MoveResult:
-    """Apply one move for `seat`, in this order:
+    """Apply one move for `seat`, in this order (with `seen`, the seat is also written as seen,
+    `app.services.presence`: in the move's own transaction when it is played, else on its own):
 
     1. lock the room (`SELECT ... FOR UPDATE` on PostgreSQL; a per-room lock plus SQLite's write
        lock), reading only the columns the move needs;
@@ -119,11 +129,36 @@ def submit_move(
     7. only then publish "room R is at version V" (on PostgreSQL the NOTIFY is part of the
        transaction, so PostgreSQL delivers it only once the commit succeeded).
     """
-    seat = _mover(seat, client_move_id)
+    try:
+        mover = _mover(seat, client_move_id)
+        result = _submit(
+            session, room_id, mover, move, version, client_move_id, publisher, by_computer, seen
+        )
+    except ServiceError:
+        if seen and seat is not None:
+            seat_acted(session, room_id=room_id, seat=seat)
+        raise
+    if seen and result.duplicate:
+        seat_acted(session, room_id=room_id, seat=mover)
+    return result
+
+
+def _submit(
+    session: Session,
+    room_id: str,
+    seat: int,
+    move: Any,
+    version: int,
+    client_move_id: str,
+    publisher: Publisher | None,
+    by_computer: bool,
+    seen: bool,
+) -> MoveResult:
+    """`submit_move`'s steps 1 to 7 (the seat written as seen only with a move played)."""
     with room_columns_lock(session, room_id, *_LOCKED_COLUMNS) as room:
         if room.game != INLAND_PORT:
             _check_who_plays(session, room, seat, by_computer=by_computer)
-            return game_move(session, room, seat, move, version, client_move_id, publisher)
+            return game_move(session, room, seat, move, version, client_move_id, publisher, seen)
         try:
             before, parsed, new_state, events = _checked(
                 session, room, seat=seat, move=move, version=version, by_computer=by_computer
@@ -133,7 +168,8 @@ def submit_move(
         canonical = engine.canonical(parsed)
         lapsed = room.takeback_seat is not None  # a move lets an open takeback request lapse
         snapshot, finished = engine.summary_json(new_state), engine.is_finished(new_state)
-        if not _write_move(session, room, seat, canonical, client_move_id, snapshot, finished):
+        written = Written(canonical, client_move_id, snapshot, finished, seen)
+        if not _write_move(session, room, seat, written):
             stale = StaleVersion(room_id, version + 1)
             return _again_or_refuse(session, room_id, seat, client_move_id, move, stale)
     entry = log_entry(version, seat, parsed, events)
@@ -165,6 +201,7 @@ def game_move(
     version: int,
     client_move_id: str,
     publisher: Publisher | None,
+    seen: bool = False,
 ) -> MoveResult:
     """Steps 2 to 7 for a game other than Inland Port, on the locked `room`
     (`app.services.gamemoves`): the same log, version, snapshot and notification."""
@@ -181,8 +218,10 @@ def game_move(
     except ServiceError as refused:
         found = gamemoves.refuse_or_answer_again(session, room, seat, client_move_id, move, refused)
         return _game_result(room.id, rules, found, duplicate=True)
-    snapshot = games.summary_json(rules, after)
-    if not _write_move(session, room, seat, text, client_move_id, snapshot, rules.finished(after)):
+    written = Written(
+        text, client_move_id, games.summary_json(rules, after), rules.finished(after), seen
+    )
+    if not _write_move(session, room, seat, written):
         stale = StaleVersion(room.id, version + 1)
         found = gamemoves.refuse_or_answer_again(session, room, seat, client_move_id, move, stale)
         return _game_result(room.id, rules, found, duplicate=True)
@@ -243,24 +282,29 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _write_move(
-    session: Session,
-    room: Row[Any],
-    seat: int,
-    canonical: Any,
-    client_move_id: str,
-    snapshot: str,
-    finished: bool,
-) -> bool:
-    """Step 6 and the NOTIFY of step 7: the move's row, the room's new version and snapshot,
-    committed. False (rolled back) when the row clashes with the log's."""
+@dataclass(frozen=True)
+class Written:
+    """What a played move writes besides its room's new version."""
+
+    move: Any
+    """The canonical move, as the log keeps it."""
+    client_move_id: str
+    snapshot: str
+    finished: bool
+    seen: bool
+    """Whether the mover's seat is written as seen too."""
+
+
+def _write_move(session: Session, room: Row[Any], seat: int, written: Written) -> bool:
+    """Step 6 and the NOTIFY of step 7: the move's row, the room's new version and snapshot
+    (and the seat as seen), committed. False (rolled back) when the row clashes with the log's."""
     stamp = now()
     new_version = room.version + 1
-    written = {
+    values = {
         "version": new_version,
         "takeback_seat": None,
-        "snapshot": snapshot,
-        "finished": finished,
+        "snapshot": written.snapshot,
+        "finished": written.finished,
         "updated_at": stamp,
     }
     connection = session.connection()
@@ -271,13 +315,15 @@ def _write_move(
                 "room_id": room.id,
                 "seq": room.version,
                 "seat": seat,
-                "move": canonical,
-                "client_move_id": client_move_id,
+                "move": written.move,
+                "client_move_id": written.client_move_id,
                 "created_at": stamp,
             },
         )
-        connection.execute(_UPDATE_ROOM, {"room": room.id, **written})
-        queue_notify(session, room.id, new_version, (seat, canonical))
+        connection.execute(_UPDATE_ROOM, {"room": room.id, **values})
+        if written.seen:
+            connection.execute(_SEAT_SEEN, {"room": room.id, "mover": seat, "seen_at": stamp})
+        queue_notify(session, room.id, new_version, (seat, written.move))
         if room.takeback_seat is not None:
             queue_notify(session, room.id, None)
         session.commit()

@@ -4,6 +4,7 @@ or claim the game. Through the API and the pages, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -12,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, update
+from sqlalchemy import create_engine, select, update
 from sqlalchemy.orm import Session
-from support.rooms import bearer, new_room, play_first
+from support.rooms import bearer, first_action, new_room, play_first, post_move
 
 from app.models import Room, Seat
 from app.services import lock
@@ -230,6 +231,38 @@ def test_a_player_who_plays_through_the_api_is_not_absent(
     claim = client.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
     assert claim.status_code == 200 and claim.json()["ending"] == "claimed"
     assert state(client, room_id, guest)["result"]["ending"]["kind"] == "claimed"
+
+
+def test_a_move_from_the_page_and_a_refused_one_are_signs_of_life(
+    client: TestClient, database_url: str, absence_passes: Callable[[], None]
+) -> None:
+    """A move played from the page writes its seat as seen (in the move's own transaction), and
+    a move refused is a sign of life as well."""
+    room = new_room(client)
+    room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
+    assert play_first(client, room_id, host).status_code == 200
+    assert client.get(f"/s/{guest}", follow_redirects=False).status_code == 303  # the page's cookie
+    move, version = first_action(client, room_id, guest)  # asked before: a request is a sign too
+    absence_passes()
+    form = {"move": json.dumps(move), "version": str(version), "client_move_id": "page-1"}
+    assert client.post(f"/rooms/{room_id}/moves", data=form).status_code == 200
+    later = datetime.now(UTC) + timedelta(seconds=ABSENT_AFTER)
+    assert last_seen(database_url, room_id, 1) >= later
+    absence_passes()
+    refused = post_move(client, room_id, host, {"type": "pass"}, version)  # a stale version
+    assert refused.status_code == 409
+    assert last_seen(database_url, room_id, 0) >= later + timedelta(seconds=ABSENT_AFTER)
+
+
+def last_seen(database_url: str, room_id: str, seat: int) -> datetime:
+    db = create_engine(database_url)
+    with db.connect() as connection:
+        seen = connection.scalar(
+            select(Seat.last_seen_at).where(Seat.room_id == room_id, Seat.seat == seat)
+        )
+    db.dispose()
+    assert seen is not None
+    return seen if seen.tzinfo is not None else seen.replace(tzinfo=UTC)
 
 
 def test_a_new_link_for_the_opponent_restarts_their_absence_clock(

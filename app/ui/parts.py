@@ -100,7 +100,7 @@ def _final(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
 
 
 def _scores(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    mats = tuple((m.seat, m.role, m.name, m.score, m.to_move) for m in context["mats"])
+    mats = tuple((m.seat, m.role, m.name, m.score) for m in context["mats"])
     return ("scores", mats, _labels(context))
 
 
@@ -127,7 +127,7 @@ def _pass(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
 
 def _mat_head(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
-    return (m.seat, m.role, m.francs, m.score, m.to_move, _labels(context))
+    return (m.seat, m.role, m.francs, m.score, _labels(context))
 
 
 def _mat_wheel(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:

@@ -13,6 +13,7 @@ from functools import cached_property, lru_cache
 
 from app.reads.roomview import RoomView
 from engine import GameState
+from engine.catalog import Catalog
 
 from .cache import Same
 from .warehouse import have
@@ -74,12 +75,9 @@ def _status(building_id: str, owner: int | None, supply: Collection[str]) -> str
 
 def rounds(state: GameState) -> tuple[tuple[str, int, str], ...]:
     """Each round's letter, its number of actions, and "past", "current" or "future"."""
+    now = state.round_index
     return tuple(
-        (
-            letter,
-            actions,
-            "past" if i < state.round_index else "current" if i == state.round_index else "future",
-        )
+        (letter, actions, "past" if i < now else "current" if i == now else "future")
         for i, (letter, actions) in enumerate(state.catalog.rounds)
     )
 
@@ -157,8 +155,9 @@ def _round_facts(key: Same) -> tuple[RoundFacts, ...]:
     supply = frozenset(state.supply)
     owner = {b: seat for seat, p in enumerate(state.players) for b, _ in p.buildings}
     result = []
+    by_letter = _by_letter(state.catalog)
     for letter, _actions, when in rounds(state):
-        ids = tuple(b.id for b in state.catalog.buildings if b.letter == letter)
+        ids = by_letter.get(letter, ())
         result.append(
             RoundFacts(
                 letter,
@@ -169,6 +168,15 @@ def _round_facts(key: Same) -> tuple[RoundFacts, ...]:
             )
         )
     return tuple(result)
+
+
+@lru_cache(maxsize=64)
+def _by_letter(catalog: Catalog) -> dict[str, tuple[str, ...]]:
+    """Each round letter's buildings, in the catalog's order."""
+    result: dict[str, tuple[str, ...]] = {}
+    for building in catalog.buildings:
+        result[building.letter] = (*result.get(building.letter, ()), building.id)
+    return result
 
 
 def overview(view: RoomView, words: Words) -> list[SupplyRound]:

@@ -125,7 +125,6 @@ class Mat:
         self.francs = state.players[seat].francs
         self.online = view.facts.online[seat]
         self.claimed = view.facts.seats_claimed[seat]
-        self.to_move = state.to_move == seat and view.facts.ending is None
         self._state = state
         self._words = words
 

@@ -89,7 +89,8 @@ def test_a_patch_carries_only_the_parts_that_changed() -> None:
     ids = [part.attrs["id"] for part in elements(parse(patch[patch.index("-->") + 3 :]))]
     changed = [name for name in after.parts if before.hashes[name] != after.hashes[name]]
     assert ids == changed
-    assert "log-newest" in ids and "mat-head-0" in ids
+    assert "log-newest" in ids and "mat-head-1" in ids  # the mover's francs
+    assert "mat-head-0" not in ids  # the turn passing is the board's data-to-move, not a header
     assert "log-earlier" not in ids  # moves 1-8 stay as they were
     assert "overview-round-11" not in ids  # the last round's supply is not touched yet
     assert len(patch) < len(after.whole()) / 2

@@ -167,6 +167,9 @@ def _allowed_methods(app: FastAPI, request: Request) -> list[str]:
 
 
 def _add_routes(app: FastAPI) -> None:
+    # A request is matched against the routes in order: the page's moves first (no two routes
+    # answer the same method and path, so the order changes nothing else).
+    app.include_router(panel.router)
     app.include_router(health.router)
     app.include_router(apidocs.router)
     app.include_router(api.router)
@@ -176,7 +179,6 @@ def _add_routes(app: FastAPI) -> None:
     app.include_router(links.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
-    app.include_router(panel.router)
     app.include_router(review.router)
     app.include_router(roomlife.router)
     for lang in LANGUAGES:  # the tables say where a room waits in the computer's queue

@@ -268,16 +268,21 @@ def _template(lang: str, name: str) -> jinja2.Template:
     return environment_for(lang).get_template(name)
 
 
-def _render(lang: str, name: str, values: dict[str, Any]) -> str:
+def _render(
+    lang: str, name: str, values: dict[str, Any], extra: Mapping[str, Any] | None = None
+) -> str:
     """Render with `values` as they are: they already hold the environment's globals, so the
     context is not copied together from them and the globals for each of the ~30 parts. The
     context is made without the template's globals (a chain of the template's and the
     environment's, listed whole for every context made): the board's templates have none of
-    their own, so their imports see the same globals either way."""
+    their own, so their imports see the same globals either way. A part's own values (`extra`)
+    are the context's variables, which a name is looked up in first."""
     template = _template(lang, name)
     context = jinja2.runtime.new_context(
         template.environment, template.name, template.blocks, values, shared=True
     )
+    if extra:
+        context.vars.update(extra)
     return "".join(template.root_render_func(context))
 
 
@@ -317,7 +322,7 @@ def _draw_parts(
                 if memo in shared:
                     marked[name], hashes[name] = shared[memo]
                     continue
-        html = _render(lang, template, {**values, **extra} if extra else values)
+        html = _render(lang, template, values, extra)
         marked[name] = html
         hashes[name] = part_hash(html)
         if memo is not None and shared is not None:

@@ -108,9 +108,12 @@ async def viewer_of(request: Request, token: str, *, seen: bool = True) -> Viewe
 
 
 def seen_due(request: Request, viewer: Viewer) -> bool:
-    """Whether this request of a seat should write it as seen: not when this process did so a
+    """Whether this request of a seat should write it as seen: not while a page of the seat is
+    open on this process (its socket keeps the seat online), nor when this process wrote it a
     moment ago (and from now on, this process counts it written)."""
     if viewer.kind != "seat" or viewer.seat is None:
+        return False
+    if get_hub(request).has_page(viewer.room_id, viewer.seat):
         return False
     recently: presence.RecentlySeen = request.app.state.recently_seen
     return recently.due(viewer.room_id, viewer.seat)

@@ -235,6 +235,15 @@ class Hub:
                 if task is not None:
                     task.cancel()
 
+    def has_page(self, room_id: str, seat: int) -> bool:
+        """Whether a page of the room's `seat` is open on this process: while it is, its socket
+        counts the seat as online, and its closing writes the seat as seen
+        (`app.services.presence`)."""
+        feed = self._feeds.get(room_id)
+        return feed is not None and any(
+            socket.viewer.kind == "seat" and socket.viewer.seat == seat for socket in feed.sockets
+        )
+
     def deliver(self, room_id: str, version: int | None) -> None:
         """Wake the room's feed (runs on the event loop); `None`: something besides the moves.
 

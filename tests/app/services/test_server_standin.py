@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, select, update
 from sqlalchemy.orm import Session
 from support.rooms import bearer, first_action, new_room, play_first, post_move
 
+from app.main import create_app
 from app.models import Room, Seat
 from app.services import lock
 from app.settings import Settings
@@ -252,6 +253,34 @@ def test_a_move_from_the_page_and_a_refused_one_are_signs_of_life(
     refused = post_move(client, room_id, host, {"type": "pass"}, version)  # a stale version
     assert refused.status_code == 409
     assert last_seen(database_url, room_id, 0) >= later + timedelta(seconds=ABSENT_AFTER)
+
+
+def test_a_move_with_the_seats_page_open_writes_nothing_more_and_is_not_absent(
+    settings: Settings, database_url: str, absence_passes: Callable[[], None]
+) -> None:
+    """While a page of the seat is open on the process, its socket keeps the seat online: a
+    move writes no sign of life of its own, and the player cannot be claimed against. (No
+    heartbeat, which writes an online seat as seen, comes during the test.)"""
+    quiet = settings.model_copy(update={"presence_timeout": 3600.0})
+    with TestClient(create_app(quiet)) as client:
+        played_with_the_page_open(client, database_url, absence_passes)
+
+
+def played_with_the_page_open(
+    client: TestClient, database_url: str, absence_passes: Callable[[], None]
+) -> None:
+    room = new_room(client)
+    room_id, host, guest = room["room"], room["tokens"][0], room["tokens"][1]
+    assert play_first(client, room_id, host).status_code == 200
+    with client.websocket_connect(f"/ws/rooms/{room_id}?token={guest}") as socket:
+        socket.receive_text()  # the first board: the socket is open and counted
+        opened = last_seen(database_url, room_id, 1)
+        absence_passes()
+        assert play_first(client, room_id, guest).status_code == 200
+        assert last_seen(database_url, room_id, 1) == opened
+        assert play_first(client, room_id, host).status_code == 200  # the guest is to move
+        claim = client.post(f"/api/rooms/{room_id}/claim", headers=bearer(host))
+        assert claim.status_code == 409 and claim.json()["code"] == "not_absent"
 
 
 def last_seen(database_url: str, room_id: str, seat: int) -> datetime:

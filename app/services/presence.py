@@ -6,7 +6,8 @@ so, so the others notice its silence (`rooms_gone_silent`) and redraw its rooms.
 A seat's `last_seen_at` is when its player last showed a sign of life: written when a socket
 opens or closes, while it is open with every heartbeat of its process, and on any request made
 with the seat's link (a move, a chat message, an answer, a page; `seat_acted`, at most once every
-few seconds per seat and process). A seat with no open page
+few seconds per seat and process, a move's in the move's own transaction, none while a page of
+the seat is open on the process: `app.deps.seen_due`). A seat with no open page
 since `absent_after` seconds is *absent* (`absent_seats`); `seats_gone_absent` finds the rooms
 where that just became true, so their tables can offer the present player what to do.
 """

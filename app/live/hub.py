@@ -301,25 +301,11 @@ class Hub:
 
     def chat_changed(self, room_id: str) -> None:
         """`notify.ChatPublisher`: safe to call from any thread, after the commit."""
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is self._loop:
-            self.deliver_chat(room_id)
-        else:
-            self._loop.call_soon_threadsafe(self.deliver_chat, room_id)
+        _call_on(self._loop, self.deliver_chat, room_id)
 
     def room_changed(self, room_id: str, version: int | None) -> None:
         """`notify.Publisher`: safe to call from any thread, after the commit."""
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is self._loop:
-            self.deliver(room_id, version)
-        else:
-            self._loop.call_soon_threadsafe(self.deliver, room_id, version)
+        _call_on(self._loop, self.deliver, room_id, version)
 
     async def listen_postgres(self, database_url: str, *, retry_delay: float = 1.0) -> None:
         """Deliver the rooms' NOTIFY messages for ever, reconnecting when the link breaks."""
@@ -355,6 +341,18 @@ class Hub:
             except Exception:  # the log is the truth: a read will replay it
                 log.exception("could not follow the move notified for room %s", note.room_id)
         self.deliver(note.room_id, note.version)
+
+
+def _call_on(loop: asyncio.AbstractEventLoop, callback: Callable[..., None], *args: object) -> None:
+    """Run `callback(*args)` on `loop`: at once when called on it, else from any thread, soon."""
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        callback(*args)
+    else:
+        loop.call_soon_threadsafe(callback, *args)
 
 
 async def run_periodically(interval: float, work: Callable[[], object]) -> None:

@@ -376,14 +376,8 @@ def _answer_again(
         return None
     answered = position(session, room_id, version)
     session.rollback()
-    return MoveResult(
-        room_id=room_id,
-        version=version,
-        summary=engine.summary(answered.state),
-        entry=answered.log[-1],
-        state=answered.state,
-        duplicate=True,
-    )
+    state, entry = answered.state, answered.log[-1]
+    return MoveResult(room_id, version, engine.summary(state), state, entry, duplicate=True)
 
 
 def every_seat_taken(session: Session, room: Room | Row[Any]) -> bool:

@@ -5,6 +5,11 @@
 // htmx-ext-ws reconnects by itself only after close codes 1006, 1011, 1012 and 1013.
 const AUTO_RECONNECT = [1006, 1011, 1012, 1013];
 let retries = 0;
+// The page's requests on their way: a seat link given anew is answered with the new cookie, and
+// the page must not load again with the old one before that answer is in.
+let inFlight = 0;
+let reloadPending = false;
+const RELOAD_WAIT_MS = 3000;
 
 function show(state) {
   const el = document.getElementById("connection");
@@ -43,8 +48,13 @@ export function opened() {
 export function closed(detail) {
   const code = detail.event && detail.event.code;
   if (code === 1012 && detail.event.reason === "seat links changed") {
-    // This page's seat link was replaced: load it again, to say so rather than retry forever.
-    window.location.reload();
+    // This page's seat link was replaced: load it again, to say so rather than retry forever
+    // (once the answers on their way are in: this page's own request may bring the new link).
+    if (inFlight === 0) window.location.reload();
+    else if (!reloadPending) {
+      reloadPending = true;
+      setTimeout(() => window.location.reload(), RELOAD_WAIT_MS);
+    }
     return;
   }
   show("reconnecting");
@@ -54,6 +64,17 @@ export function closed(detail) {
     // Any other close (a server restart's 1001, a policy close, a clean 1000) comes back too.
     setTimeout(() => wrapper.reconnect(), reconnectDelay(retries));
   }
+}
+
+/** htmx:beforeSend */
+export function requestSent() {
+  inFlight += 1;
+}
+
+/** htmx:afterRequest */
+export function requestEnded() {
+  inFlight = Math.max(0, inFlight - 1);
+  if (reloadPending && inFlight === 0) window.location.reload();
 }
 
 /** pageshow: a page brought back from the back-forward cache has a dead socket: load it fresh. */

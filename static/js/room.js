@@ -44,6 +44,7 @@ on("htmx:oobAfterSwap", (detail) => {
 });
 on("htmx:configRequest", panel.roomPath);
 on("htmx:beforeRequest", move.sent);
+on("htmx:beforeSend", connection.requestSent);
 on("htmx:beforeSwap", (detail) => {
   chat.answerArrives(detail);
   panel.beforeSwap(detail);
@@ -55,6 +56,7 @@ on("htmx:afterSwap", (detail) => {
 });
 on("htmx:afterSettle", panel.settled);
 on("htmx:afterRequest", (detail) => {
+  connection.requestEnded();
   move.ended(detail);
   panel.requestEnded(detail);
   trouble.answered(detail);

@@ -69,7 +69,7 @@ def _start_hub(
         presence_timeout=settings.presence_timeout,
         absent_after=settings.absent_after,
     )
-    hub = ComputerHub(asyncio.get_running_loop(), painter)
+    hub = ComputerHub(asyncio.get_running_loop(), painter, at_once=painter.at_once)
     hub.make_chats = ChatPainter(sessions)
 
     def lost_viewers(room_id: str, viewers: frozenset[Viewer]) -> set[Viewer]:

@@ -10,7 +10,12 @@ read and a render per distinct viewer, not a read and a render per socket, and t
 waiting for the move does not wait for the other boards (nor for the answer to the page's
 post, which waits until the move's boards went out: `Hub.wait_for_boards`). The read itself is
 small: the position comes from the position cache (`app.reads.positions`), and the room's facts
-(seats, presence, rematch) are only read again after a change that was not a move.
+(seats, presence, rematch) are only read again after a change that was not a move. When there is
+nothing to read at all (after a move: the facts are current and the move's position is in
+memory, the process's own or the one its NOTIFY carried), the boards are drawn on the event loop
+itself, else in a worker thread: drawing is Python that holds the interpreter either way, and a
+worker thread's hand-offs (waking it, handing each board back to the loop) cost CPU of their
+own.
 
 On SQLite one process serves everything and `Hub.room_changed` is the whole story. On PostgreSQL
 several processes may serve one room: a write queues a `NOTIFY` inside its transaction
@@ -36,8 +41,8 @@ had no time for (and then gets the next one whole), and one whose sends stay stu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterable
 
@@ -47,7 +52,7 @@ from sqlalchemy import make_url
 from app.live import notify
 from app.live.frames import BoardSummary, DrawnBoard, Offer
 from app.live.holders import Holders
-from app.live.sockets import BoardGroup, BoardMaker, ChatMaker, RoomSocket
+from app.live.sockets import AtOnce, BoardGroup, BoardMaker, ChatMaker, RoomSocket
 from app.reads.positions import remember_move
 from app.reads.roomview import RoomFacts
 from app.services.seats import forget_seat_tokens
@@ -81,28 +86,32 @@ class _Feed:
         self.chat_task: asyncio.Task[None] | None = None
         #: The newest version whose boards went to the sockets (`Hub.wait_for_boards`).
         self.handed_out = -1
-        self.handed_out_changed = threading.Condition()
+        self.handed_out_changed = asyncio.Event()
 
-    def wait_for(self, version: int, timeout: float) -> None:
-        """Block (a worker thread) until the boards of `version` or later went to the sockets,
-        or for `timeout` seconds."""
-        with self.handed_out_changed:
-            self.handed_out_changed.wait_for(lambda: self.handed_out >= version, timeout)
+    async def wait_for(self, version: int, timeout: float) -> None:
+        """Until the boards of `version` or later went to the sockets, `timeout` seconds at most."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                while self.handed_out < version:
+                    await self.handed_out_changed.wait()
 
     def handed_out_version(self, version: int) -> None:
-        """The boards of `version` went to the sockets: wake who waits for them (any thread)."""
+        """The boards of `version` went to the sockets: wake who waits for them."""
         if version > self.handed_out:
-            with self.handed_out_changed:
-                self.handed_out = version
-                self.handed_out_changed.notify_all()
+            self.handed_out = version
+            self.handed_out_changed.set()
+            self.handed_out_changed = asyncio.Event()
 
-    async def draw_boards(self, room_id: str, make_boards: BoardMaker) -> None:
+    async def draw_boards(
+        self, room_id: str, make_boards: BoardMaker, at_once: AtOnce | None = None
+    ) -> None:
         """Draw and hand out the room's boards after every change, for as long as it is watched.
 
         Each group's board goes to its sockets as soon as it is drawn, not after the others: the
         player to move is drawn first, then the mover (whose page shows its own move once its
         board arrives: the move's answer carries none), then the spectators (`drawing_order` in
-        `app.ui.board`)."""
+        `app.ui.board`). When `at_once` says there is nothing to read, they are drawn here, on
+        the event loop; else in a worker thread."""
         loop = asyncio.get_running_loop()
 
         def hand_out(group: BoardGroup, board: DrawnBoard) -> None:
@@ -119,9 +128,18 @@ class _Feed:
             self.whole_wanted.clear()
             self.offers = {}
             try:
-                facts, version, boards = await asyncio.to_thread(
-                    make_boards, room_id, facts, self.version, groups, hand_out, previous
-                )
+                if (
+                    facts is not None
+                    and at_once is not None
+                    and at_once(room_id, facts, self.version)
+                ):
+                    facts, version, boards = make_boards(
+                        room_id, facts, self.version, groups, self._hand_out, previous
+                    )
+                else:
+                    facts, version, boards = await asyncio.to_thread(
+                        make_boards, room_id, facts, self.version, groups, hand_out, previous
+                    )
             except Exception:
                 log.exception("drawing the boards of room %s failed; trying again", room_id)
                 self.offers = {}
@@ -204,9 +222,13 @@ class Hub:
         loop: asyncio.AbstractEventLoop,
         make_boards: BoardMaker,
         make_chats: ChatMaker | None = None,
+        *,
+        at_once: AtOnce | None = None,
     ) -> None:
         self._loop = loop
         self._make_boards = make_boards
+        #: Whether a room's boards can be drawn on the event loop (nothing to read); None: never.
+        self._at_once = at_once
         self.make_chats = make_chats
         #: Closes the pages whose token no longer opens their room (`recheck`).
         self.holders = Holders(loop)
@@ -218,7 +240,9 @@ class Hub:
         feed = self._feeds.get(room_id)
         if feed is None:
             feed = self._feeds[room_id] = _Feed()
-            feed.task = self._loop.create_task(feed.draw_boards(room_id, self._make_boards))
+            feed.task = self._loop.create_task(
+                feed.draw_boards(room_id, self._make_boards, self._at_once)
+            )
             if self.make_chats is not None:
                 feed.chat_task = self._loop.create_task(feed.draw_chats(room_id, self.make_chats))
         feed.sockets.add(socket)
@@ -261,11 +285,11 @@ class Hub:
             feed.version = version
         feed.changed.set()
 
-    def wait_for_boards(self, room_id: str, version: int, timeout: float) -> None:
-        """Block a worker thread until the room's boards at `version` or later went to the
-        sockets here, `timeout` seconds at most (at once when no page here watches the room)."""
+    async def wait_for_boards(self, room_id: str, version: int, timeout: float) -> None:
+        """Until the room's boards at `version` or later went to the sockets here, `timeout`
+        seconds at most (at once when no page here watches the room)."""
         if (feed := self._feeds.get(room_id)) is not None:
-            feed.wait_for(version, timeout)
+            await feed.wait_for(version, timeout)
 
     def redraw(self, room_id: str) -> None:
         """Send the room's boards again though nothing changed (a client that fell behind)."""

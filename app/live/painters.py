@@ -1,5 +1,6 @@
-"""The hub's painters, run in a worker thread: one read of a room, then one drawing per group of
-alike viewers — the boards (`BoardPainter`, drawn by `app.ui.board`) and the chat (`ChatPainter`,
+"""The hub's painters, run in a worker thread (the boards on the event loop when there is nothing
+to read: `BoardPainter.at_once`): one read of a room, then one drawing per group of alike
+viewers — the boards (`BoardPainter`, drawn by `app.ui.board`) and the chat (`ChatPainter`,
 drawn by `app.ui.chat`)."""
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ Renderer = Callable[..., DrawnBoard]
 
 
 class BoardPainter:
-    """The hub's `BoardMaker` (see `app.live.hub`), run in a worker thread: reads a room (the
-    facts only when asked to) and renders its board for every group of alike viewers (only the
-    changed parts for a group given with its previous board)."""
+    """The hub's `BoardMaker` (see `app.live.hub`): reads a room (the facts only when asked to,
+    the position only when it is not in memory) and renders its board for every group of alike
+    viewers (only the changed parts for a group given with its previous board)."""
 
     def __init__(
         self,
@@ -38,6 +39,11 @@ class BoardPainter:
         self._render = render
         self._presence_timeout = presence_timeout
         self._absent_after = absent_after
+
+    def at_once(self, room_id: str, facts: RoomFacts, version: int) -> bool:
+        """Whether the room's boards can be drawn with nothing to read (`app.live.hub`): its facts
+        are current and its position at the version is in memory."""
+        return queries.position_in_memory(room_id, max(version, facts.version), facts.game)
 
     def __call__(
         self,

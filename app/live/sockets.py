@@ -36,10 +36,10 @@ class BoardGroup:
         return cls(viewer=viewer, lang=lang, base_url=base_url)
 
 
-#: Called with each group's board as soon as it is drawn (from the worker thread).
+#: Called with each group's board as soon as it is drawn (from the thread that draws).
 HandOut = Callable[[BoardGroup, DrawnBoard], None]
 
-#: Draws a room's boards (blocking; runs in a worker thread): given the room, its facts when
+#: Draws a room's boards (blocking; runs in a worker thread unless `AtOnce`): given the room, its facts when
 #: still current (None: read them again), the newest version known, the groups watching, where
 #: to hand each board out as soon as it is drawn (the player to move first) and the previous
 #: board of the groups whose sockets all showed it (for these it may draw only the changed
@@ -56,6 +56,11 @@ BoardMaker = Callable[
     ],
     tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]],
 ]
+
+
+#: Whether a room's boards can be drawn with nothing to read (given the room, its current facts
+#: and the newest version known): then the hub draws them on the event loop, not in a thread.
+AtOnce = Callable[[str, RoomFacts, int], bool]
 
 
 #: Draws a room's chat (blocking; runs in a worker thread) for the groups watching: the HTML

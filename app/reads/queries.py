@@ -22,7 +22,7 @@ from app.edge.tokens import invite_token_for, rematch_token_for, spectator_token
 from app.models import Connection, Link, RematchOffer, Room, RoomEvent, Seat, ServerProcess
 from app.reads import games
 from app.reads.games import ComputerTurn
-from app.reads.positions import position
+from app.reads.positions import position, positions
 from app.reads.roomview import (
     Ending,
     LogEntry,
@@ -208,12 +208,24 @@ def load_position(
     there (cached)."""
     try:
         if game != "inland_port":
-            other = games.game_position(session, room_row(session, room_id), version)
+            other = games.game_positions.get(room_id)
+            if other is None or other.version != version:
+                other = games.game_position(session, room_row(session, room_id), version)
             return other.state, other.log
         found = position(session, room_id, version)
         return found.state, found.log
     finally:
         session.rollback()
+
+
+def position_in_memory(room_id: str, version: int, game: str = "inland_port") -> bool:
+    """Whether `load_position` answers without reading: the room's position after `version`
+    moves is in this process's cache (the move's own, or the one its NOTIFY carried)."""
+    if game == "inland_port":
+        found = positions.get(room_id)
+        return found is not None and found.version == version
+    other = games.game_positions.get(room_id)
+    return other is not None and other.version == version
 
 
 def ending_of(room: Room) -> Ending | None:

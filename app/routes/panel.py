@@ -22,6 +22,7 @@ from typing import TypeVar
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 
 from app.deps import (
     INLAND_PORT_ONLY,
@@ -173,7 +174,7 @@ def panel_answer(
 
 
 @router.post("/rooms/{room_id}/moves", response_class=HTMLResponse)
-def post_move(room_id: str, page: PageMoveDep, form: FormDep) -> Response:
+async def post_move(room_id: str, page: PageMoveDep, form: FormDep) -> Response:
     """Submit one move from the panel's form: answered with what happened (the board follows
     over the socket).
 
@@ -181,17 +182,21 @@ def post_move(room_id: str, page: PageMoveDep, form: FormDep) -> Response:
     not this player's turn, a move the rules do not allow now) is told with its specific reason
     in the viewer's language, the status the API would answer, and the current board. A form the
     browser sent itself (htmx did not catch it) is answered by going back to the table.
+
+    What blocks (the transaction, a refusal's read of the room) runs in a worker thread; the wait
+    for the boards and the answer on the event loop.
     """
     t = page.t
     if page.request.headers.get("sec-fetch-mode") == "navigate":
         with suppress(ServiceError):
-            _submit(page, room_id, form)
+            await run_in_threadpool(_submit, page, room_id, form)
         return RedirectResponse(f"/rooms/{room_id}", status_code=303)
     try:
-        result = _submit(page, room_id, form)
+        result = await run_in_threadpool(_submit, page, room_id, form)
     except ServiceError as refused:
-        return refused_in_panel(page, refused, title=t.gettext("Not played"))
-    page.hub.wait_for_boards(room_id, result.version, BOARDS_WAIT)
+        title = t.gettext("Not played")
+        return await run_in_threadpool(refused_in_panel, page, refused, title=title)
+    await page.hub.wait_for_boards(room_id, result.version, BOARDS_WAIT)
     lines, hint = move_said(result.game, result.entry, result.state, page.viewer.seat, page.lang)
     return panel_answer(
         page.request,

@@ -33,7 +33,7 @@ from app.live.frames import PATCH_PREFIX, DrawnBoard, frame_of, part_hash
 from app.live.hub import Hub
 from app.live.painters import drawing_order
 from app.live.sockets import BoardGroup, HandOut, RoomSocket
-from app.reads import positions
+from app.reads import positions, queries
 from app.routes import ws
 
 
@@ -139,12 +139,12 @@ def test_a_wait_for_a_version_ends_when_its_boards_are_handed_out() -> None:
         painter = HandingPainter()
         hub = Hub(asyncio.get_running_loop(), painter)
         started = asyncio.get_running_loop().time()
-        await asyncio.to_thread(hub.wait_for_boards, "r1", 1, 5.0)  # nobody watches: at once
+        await hub.wait_for_boards("r1", 1, 5.0)  # nobody watches: at once
         assert asyncio.get_running_loop().time() - started < 1
         waiting, mover = socket_for(SEAT_1), socket_for(SEAT_0)
         for socket in (waiting, mover):
             hub.join("r1", socket)
-        waited = asyncio.create_task(asyncio.to_thread(hub.wait_for_boards, "r1", 1, 5.0))
+        waited = asyncio.create_task(hub.wait_for_boards("r1", 1, 5.0))
         hub.deliver("r1", 1)
         # Seat 1's board goes out; while the mover's is still being drawn, the wait goes on.
         assert await board(waiting) == "seat1@1"
@@ -155,10 +155,58 @@ def test_a_wait_for_a_version_ends_when_its_boards_are_handed_out() -> None:
         await asyncio.wait_for(waited, 2)
         # A version nobody draws: the wait ends after its timeout.
         started = asyncio.get_running_loop().time()
-        await asyncio.to_thread(hub.wait_for_boards, "r1", 2, 0.1)
+        await hub.wait_for_boards("r1", 2, 0.1)
         assert asyncio.get_running_loop().time() - started >= 0.1
 
     run_async(scenario())
+
+
+class ThreadNotingPainter(FakePainter):
+    """Notes the thread each board is drawn in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: list[threading.Thread] = []
+
+    def draw(self, group: BoardGroup, version: int) -> DrawnBoard:
+        self.threads.append(threading.current_thread())
+        return super().draw(group, version)
+
+
+def test_boards_with_nothing_to_read_are_drawn_on_the_event_loop() -> None:
+    """A change that needs a read (the facts, or a position not in memory: `at_once` says so) is
+    drawn in a worker thread; one with nothing to read on the event loop, with no hand-off."""
+
+    async def scenario() -> tuple[list[bool], list[int]]:
+        painter, in_memory, asked = ThreadNotingPainter(), {"r1": False}, []
+
+        def at_once(room_id: str, facts: object, version: int) -> bool:
+            asked.append(version)
+            return in_memory[room_id]
+
+        hub = Hub(asyncio.get_running_loop(), painter, at_once=at_once)
+        socket = socket_for(SEAT_0)
+        hub.join("r1", socket)
+        hub.deliver("r1", None)  # the facts to read: at_once is not asked
+        assert await board(socket) == "seat0@0"
+        hub.deliver("r1", 1)
+        assert await board(socket) == "seat0@1"
+        in_memory["r1"] = True
+        hub.deliver("r1", 2)
+        assert await board(socket) == "seat0@2"
+        loop_thread = threading.current_thread()
+        return [thread is loop_thread for thread in painter.threads], asked
+
+    assert run_async(scenario()) == ([False, False, True], [1, 2])
+
+
+def test_a_position_is_in_memory_only_at_its_version() -> None:
+    room_id = "in-memory-" + "".join(random.choices("abcdef", k=12))
+    assert not queries.position_in_memory(room_id, 0)
+    positions.positions.put(room_id, positions.Position(0, engine.new_game(), ()))
+    assert queries.position_in_memory(room_id, 0)
+    assert not queries.position_in_memory(room_id, 1)
+    assert not queries.position_in_memory(room_id, 0, "lehavre")
 
 
 def test_the_player_to_move_is_drawn_first_then_the_mover_then_the_spectators() -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -40,9 +41,8 @@ def part_hash(html: str) -> int:
 
 def frame_of(hashes: Mapping[str, int], attrs: Mapping[str, str]) -> str:
     """The frame of a board: a digest of its parts (in order) and its element's attributes."""
-    digest = hashlib.blake2b(digest_size=8)
-    for name, value in hashes.items():
-        digest.update(f"{name}={value:016x};".encode())
+    digest = hashlib.blake2b(";".join(hashes).encode(), digest_size=8)
+    digest.update(struct.pack(f">{len(hashes)}Q", *hashes.values()))
     digest.update(json.dumps(attrs, sort_keys=True).encode())
     return digest.hexdigest()
 

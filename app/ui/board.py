@@ -192,7 +192,7 @@ def _drawers(view: RoomView, words: Words, computer_name: str | None) -> dict[st
     return {
         "card": card,
         "tile": tile,
-        "round_cards": lambda round_: Markup("").join(card(t) for t in round_.tiles),
+        "round_cards": lambda round_: Markup("".join([card(t) for t in round_.tiles])),
         "seat_label": seat_label,
     }
 

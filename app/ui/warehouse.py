@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from app.reads.roomview import RoomView
 from engine import Catalog, GameState, new_game, score_breakdown
+from engine.catalog import GOODS as CELL_ORDER
 from engine.catalog import Cell
 from engine.state import Buildings
 
 from .wheel import WHEEL_SECTORS, Tile, multiplier_text, tile
 from .wheel_layout import Box, Label, layout_sector
-from .words import GOODS, Words
+from .words import GOODS, Words, words_for
 
 ROLES = ("you", "opponent", "first player", "second player")
 """The role keys of `seat_role` (the templates compare them; they are never shown)."""
@@ -48,17 +49,21 @@ def have(state: GameState, seat: int) -> dict[str, int]:
 
 def counters(state: GameState, seat: int, words: Words) -> tuple[Counter, ...]:
     """A player's four goods counters, as the warehouse picture draws them."""
-    player = state.players[seat]
-    warehouse = state.catalog.warehouse
+    amount = state.catalog.warehouse.amount
+    cells = state.players[seat].cells
     return tuple(
-        Counter(
-            good,
-            words.good_name(good),
-            words.good_letter(good),
-            warehouse.amount(player.goods[good]),
-            player.goods[good][0],
-            player.goods[good][1],
-        )
+        Counter(good, name, letter, amount(cells[i]), cells[i][0], cells[i][1])
+        for good, name, letter, i in _good_labels(words.code)
+    )
+
+
+@cache
+def _good_labels(lang: str) -> tuple[tuple[str, str, str, int], ...]:
+    """Each good in the order the counters are drawn: its name, its counter's letter and where
+    the engine keeps its cell among a player's."""
+    words = words_for(lang)
+    return tuple(
+        (good, words.good_name(good), words.good_letter(good), CELL_ORDER.index(good))
         for good in GOODS
     )
 

@@ -44,7 +44,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 import psycopg
 from sqlalchemy import make_url
@@ -69,7 +69,9 @@ HAND_OUT_PAUSE = 0.001
 class _Feed:
     """The sockets of one room in this process and what is known of the room."""
 
-    def __init__(self) -> None:
+    def __init__(self, make_boards: BoardMaker, at_once: AtOnce | None) -> None:
+        self._make_boards = make_boards
+        self._at_once = at_once
         self.sockets: set[RoomSocket] = set()
         #: The last board drawn for each group watching (its digests only).
         self.drawn: dict[BoardGroup, BoardSummary] = {}
@@ -102,22 +104,13 @@ class _Feed:
             self.handed_out_changed.set()
             self.handed_out_changed = asyncio.Event()
 
-    async def draw_boards(
-        self, room_id: str, make_boards: BoardMaker, at_once: AtOnce | None = None
-    ) -> None:
+    async def draw_boards(self, room_id: str) -> None:
         """Draw and hand out the room's boards after every change, for as long as it is watched.
 
-        Each group's board goes to its sockets as soon as it is drawn, not after the others: the
-        player to move is drawn first, then the mover (whose page shows its own move once its
-        board arrives: the move's answer carries none), then the spectators (`drawing_order` in
-        `app.ui.board`). When `at_once` says there is nothing to read, they are drawn here, on
-        the event loop; else in a worker thread."""
-        loop = asyncio.get_running_loop()
-
-        def hand_out(group: BoardGroup, board: DrawnBoard) -> None:
-            loop.call_soon_threadsafe(self._hand_out, group, board)
-            time.sleep(HAND_OUT_PAUSE)
-
+        Each group's board is offered to its sockets as soon as it is drawn, in the drawing's
+        order (`_draw`): the player to move first, then the mover (whose page shows its own move
+        once its board arrives: the move's answer carries none), then the spectators
+        (`drawing_order` in `app.live.painters`)."""
         while True:
             await self.changed.wait()
             self.changed.clear()
@@ -128,18 +121,7 @@ class _Feed:
             self.whole_wanted.clear()
             self.offers = {}
             try:
-                if (
-                    facts is not None
-                    and at_once is not None
-                    and at_once(room_id, facts, self.version)
-                ):
-                    facts, version, boards = make_boards(
-                        room_id, facts, self.version, groups, self._hand_out, previous
-                    )
-                else:
-                    facts, version, boards = await asyncio.to_thread(
-                        make_boards, room_id, facts, self.version, groups, hand_out, previous
-                    )
+                facts, version, boards = await self._draw(room_id, facts, groups, previous)
             except Exception:
                 log.exception("drawing the boards of room %s failed; trying again", room_id)
                 self.offers = {}
@@ -165,6 +147,28 @@ class _Feed:
                     self.whole_wanted.add(socket.group)  # its page changed while they were drawn
                     self.changed.set()
             del boards, offers  # while it waits, the feed holds no board of its own
+
+    async def _draw(
+        self,
+        room_id: str,
+        facts: RoomFacts | None,
+        groups: frozenset[BoardGroup],
+        previous: dict[BoardGroup, BoardSummary],
+    ) -> tuple[RoomFacts, int, Mapping[BoardGroup, DrawnBoard]]:
+        """The room's boards: drawn here, on the event loop, when there is nothing to read
+        (`at_once`; its sockets are sent them once all are drawn), else in a worker thread, which
+        hands each board to the loop as soon as it is drawn."""
+        if facts is not None and self._at_once and self._at_once(room_id, facts, self.version):
+            return self._make_boards(room_id, facts, self.version, groups, self._hand_out, previous)
+        loop = asyncio.get_running_loop()
+
+        def hand_out(group: BoardGroup, board: DrawnBoard) -> None:
+            loop.call_soon_threadsafe(self._hand_out, group, board)
+            time.sleep(HAND_OUT_PAUSE)
+
+        return await asyncio.to_thread(
+            self._make_boards, room_id, facts, self.version, groups, hand_out, previous
+        )
 
     def _patchable(self, groups: frozenset[BoardGroup]) -> dict[BoardGroup, BoardSummary]:
         """The groups whose sockets all show the group's previous board (or have it coming), with
@@ -239,10 +243,8 @@ class Hub:
         """Watch the room; the socket gets a board at the next change (`room_changed`)."""
         feed = self._feeds.get(room_id)
         if feed is None:
-            feed = self._feeds[room_id] = _Feed()
-            feed.task = self._loop.create_task(
-                feed.draw_boards(room_id, self._make_boards, self._at_once)
-            )
+            feed = self._feeds[room_id] = _Feed(self._make_boards, self._at_once)
+            feed.task = self._loop.create_task(feed.draw_boards(room_id))
             if self.make_chats is not None:
                 feed.chat_task = self._loop.create_task(feed.draw_chats(room_id, self.make_chats))
         feed.sockets.add(socket)

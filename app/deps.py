@@ -312,8 +312,9 @@ async def page_act(request: Request, room_id: str, session: SessionDep) -> PageA
     return await _page_act(request, room_id, session, move=False)
 
 
-async def page_move(request: Request, room_id: str, session: SessionDep) -> PageAct:
-    """As `page_act`, for a move: the seat is written as seen in the move's own transaction."""
+async def page_move(request: Request, room_id: str, session: Session) -> PageAct:
+    """As `page_act`, for a move (called by its route, not as a dependency): the seat is
+    written as seen in the move's own transaction."""
     return await _page_act(request, room_id, session, move=True)
 
 
@@ -332,7 +333,6 @@ async def _page_act(request: Request, room_id: str, session: Session, *, move: b
 
 
 PageActDep = Annotated[PageAct, Depends(page_act)]
-PageMoveDep = Annotated[PageAct, Depends(page_move)]
 
 
 def read_room_view(read: RoomReaderDep) -> RoomView:

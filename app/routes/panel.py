@@ -26,12 +26,13 @@ from starlette.concurrency import run_in_threadpool
 
 from app.deps import (
     INLAND_PORT_ONLY,
-    FormDep,
     LangDep,
     PageAct,
-    PageMoveDep,
     RoomViewDep,
     TranslatorDep,
+    form_fields,
+    get_sessionmaker,
+    page_move,
 )
 from app.reads.roomview import RoomView
 from app.refusals.answers import refusal_sentence, refusal_status
@@ -174,7 +175,7 @@ def panel_answer(
 
 
 @router.post("/rooms/{room_id}/moves", response_class=HTMLResponse)
-async def post_move(room_id: str, page: PageMoveDep, form: FormDep) -> Response:
+async def post_move(request: Request) -> Response:
     """Submit one move from the panel's form: answered with what happened (the board follows
     over the socket).
 
@@ -184,8 +185,18 @@ async def post_move(room_id: str, page: PageMoveDep, form: FormDep) -> Response:
     browser sent itself (htmx did not catch it) is answered by going back to the table.
 
     What blocks (the transaction, a refusal's read of the room) runs in a worker thread; the wait
-    for the boards and the answer on the event loop.
+    for the boards and the answer on the event loop. The route every move of a page takes names
+    no FastAPI dependency: `page_move` gives what they would in one call (solving them cost more
+    Python than the move's own route did).
     """
+    room_id: str = request.path_params["room_id"]
+    form = await form_fields(request)
+    with get_sessionmaker(request)() as session:
+        return await _play(await page_move(request, room_id, session), room_id, form)
+
+
+async def _play(page: PageAct, room_id: str, form: Mapping[str, str]) -> Response:
+    """The form's move played, or refused (`post_move`)."""
     t = page.t
     if page.request.headers.get("sec-fetch-mode") == "navigate":
         with suppress(ServiceError):

@@ -24,6 +24,7 @@ BUCKETS = (
     ("drawing the chat", "ChatPainter.__call__"),
     ("the seat written as seen", "_seat_seen"),
     ("the move (route, rules, transaction)", "post_move"),
+    ("the move (route, rules, transaction)", "submit_move"),
     ("the move (route, rules, transaction)", "Store.play"),
     ("another process's move heard", "_on_notify"),
     ("another process's move heard", "Hub.notified"),

@@ -39,12 +39,12 @@ class BoardGroup:
 #: Called with each group's board as soon as it is drawn (from the thread that draws).
 HandOut = Callable[[BoardGroup, DrawnBoard], None]
 
-#: Draws a room's boards (blocking; runs in a worker thread unless `AtOnce`): given the room, its facts when
-#: still current (None: read them again), the newest version known, the groups watching, where
-#: to hand each board out as soon as it is drawn (the player to move first) and the previous
-#: board of the groups whose sockets all showed it (for these it may draw only the changed
-#: parts: `DrawnBoard.complete`), returns the facts and version used and the board drawn for
-#: every group.
+#: Draws a room's boards (blocking; in a worker thread, or on the event loop when `AtOnce`):
+#: given the room, its facts when still current (None: read them again), the newest version
+#: known, the groups watching, where to hand each board out as soon as it is drawn (the player to
+#: move first) and the previous board of the groups whose sockets all showed it (for these it may
+#: draw only the changed parts: `DrawnBoard.complete`), returns the facts and version used and
+#: the board drawn for every group.
 BoardMaker = Callable[
     [
         str,

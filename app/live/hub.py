@@ -53,6 +53,7 @@ from app.live import notify
 from app.live.frames import BoardSummary, DrawnBoard, Offer
 from app.live.holders import Holders
 from app.live.sockets import AtOnce, BoardGroup, BoardMaker, ChatMaker, RoomSocket
+from app.reads.games import follow_move
 from app.reads.positions import remember_move
 from app.reads.roomview import RoomFacts
 from app.services.seats import forget_seat_tokens
@@ -363,7 +364,8 @@ class Hub:
             return
         if note.room_id in self._feeds and note.version is not None and note.move is not None:
             try:
-                remember_move(note.room_id, note.version, *note.move)
+                if not remember_move(note.room_id, note.version, *note.move):
+                    follow_move(note.room_id, note.version, *note.move)  # another game's
             except Exception:  # the log is the truth: a read will replay it
                 log.exception("could not follow the move notified for room %s", note.room_id)
         self.deliver(note.room_id, note.version)

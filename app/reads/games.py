@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Row, or_, select
@@ -34,6 +34,9 @@ class GamePosition:
     state: Any
     log: tuple[LogEntry, ...]
     played: tuple[Played, ...] = ()
+    game: str = field(default="", kw_only=True)
+    """The game's id (`engine.games`), so that a move notified by another process can be followed
+    (`follow_move`); "" for a position that is not kept."""
 
 
 game_positions: PositionCache[GamePosition] = PositionCache(maxsize=4096)
@@ -131,8 +134,28 @@ def game_position(session: Session, room: Room | Row[Any], version: int) -> Game
         state = rules.apply(state, rules.parse(text))
         log.append(entry_of(seq, seat, text))
         played.append((seq, seat, text))
-    found = GamePosition(version=version, state=state, log=tuple(log), played=tuple(played))
+    found = GamePosition(version, state, tuple(log), tuple(played), game=room.game)
     return game_positions.put(room.id, found)
+
+
+def follow_move(room_id: str, version: int, seat: int, text: str) -> bool:
+    """Bring the cached position of a room of another game to `version` with the move that led
+    there, made in another process (its notification carries it), as
+    `app.reads.positions.remember_move` does for Inland Port: only a position cached at `version
+    - 1` is advanced, else the next read replays the log. Returns whether it was advanced."""
+    cached = game_positions.get(room_id)
+    if cached is None or cached.version != version - 1 or takeback_count(text) is not None:
+        return False
+    rules = game(cached.game)
+    found = GamePosition(
+        version,
+        rules.apply(cached.state, rules.parse(text)),
+        (*cached.log, entry_of(cached.version, seat, text)),
+        (*cached.played, (cached.version, seat, text)),
+        game=cached.game,
+    )
+    game_positions.put(room_id, found)
+    return True
 
 
 def replay_played(room: Room | Row[Any], played: Sequence[Played]) -> Any:

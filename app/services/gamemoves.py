@@ -69,6 +69,7 @@ def remember(room_id: str, before: GamePosition, seat: int, text: str, after: An
         after,
         (*before.log, entry_of(before.version, seat, text)),
         (*before.played, (before.version, seat, text)),
+        game=before.game,
     )
     return game_positions.put(room_id, found)
 

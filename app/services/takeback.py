@@ -225,7 +225,7 @@ def _take_back(
     other = games_replay(room, played)
     room.snapshot = games.summary_json(rules, other)
     room.finished = rules.finished(other)
-    return GamePosition(room.version, other, log, played)
+    return GamePosition(room.version, other, log, played, game=room.game)
 
 
 def may_ask_again(asked: int, *, against_computer: bool) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import threading
 from collections.abc import Callable
@@ -33,8 +34,10 @@ from app.live.frames import PATCH_PREFIX, DrawnBoard, frame_of, part_hash
 from app.live.hub import Hub
 from app.live.painters import drawing_order
 from app.live.sockets import BoardGroup, HandOut, RoomSocket
-from app.reads import positions, queries
+from app.reads import games, positions, queries
 from app.routes import ws
+from engine import lehavre
+from engine.games import game
 
 
 def test_a_change_reads_the_room_once_and_renders_once_per_group() -> None:
@@ -416,6 +419,28 @@ def test_the_listener_follows_a_notified_move_and_wakes_the_room() -> None:
     assert run_async(scenario()) == "seat0@1"
     cached = positions.positions.get(room_id)
     assert cached is not None and cached.version == 1
+
+
+def test_the_listener_follows_a_notified_move_of_le_havre() -> None:
+    room_id = "listened-lehavre-room"
+    rules = game("lehavre")
+    start = rules.start(rules.random_setup(3, "short", 7))
+    seat = rules.to_move(start)
+    move = rules.canonical(lehavre.canonical(lehavre.legal_moves(start)[0]))
+
+    async def scenario() -> str:
+        hub = Hub(asyncio.get_running_loop(), FakePainter())
+        socket = socket_for(replace(SEAT_0, room_id=room_id))
+        hub.join(room_id, socket)
+        games.game_positions.put(room_id, games.GamePosition(0, start, (), game="lehavre"))
+        hub._on_notify(notify.encode(room_id, 1, (seat, move)))
+        return await board(socket)
+
+    assert run_async(scenario()) == "seat0@1"
+    cached = games.game_positions.get(room_id)
+    assert cached is not None and cached.version == 1 and cached.game == "lehavre"
+    assert cached.state == rules.apply(start, rules.parse(move))
+    assert cached.played == ((0, seat, move),) and cached.log[0].move == json.loads(move)
 
 
 class PartsPainter(FakePainter):

@@ -147,15 +147,23 @@ def follow_move(room_id: str, version: int, seat: int, text: str) -> bool:
     if cached is None or cached.version != version - 1 or takeback_count(text) is not None:
         return False
     rules = game(cached.game)
-    found = GamePosition(
-        version,
-        rules.apply(cached.state, rules.parse(text)),
-        (*cached.log, entry_of(cached.version, seat, text)),
-        (*cached.played, (cached.version, seat, text)),
-        game=cached.game,
-    )
-    game_positions.put(room_id, found)
+    remember_after(room_id, cached, seat, text, rules.apply(cached.state, rules.parse(text)))
     return True
+
+
+def remember_after(
+    room_id: str, before: GamePosition, seat: int, text: str, after: Any
+) -> GamePosition:
+    """Cache the position `after` the move `text` of `seat` made on `before` (the next read
+    needs no replay)."""
+    found = GamePosition(
+        before.version + 1,
+        after,
+        (*before.log, entry_of(before.version, seat, text)),
+        (*before.played, (before.version, seat, text)),
+        game=before.game,
+    )
+    return game_positions.put(room_id, found)
 
 
 def replay_played(room: Room | Row[Any], played: Sequence[Played]) -> Any:

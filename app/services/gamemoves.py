@@ -16,7 +16,7 @@ from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from app.models import Move
-from app.reads.games import GamePosition, entry_of, game_position, game_positions
+from app.reads.games import GamePosition, game_position
 from app.services.errors import (
     ClientMoveIdReused,
     MoveRefused,
@@ -60,18 +60,6 @@ def checked_move(
     except rules.refusals as refused:
         raise MoveRefused.by_game(room.game, cast(Refusal, refused)) from None
     return before, rules.canonical(parsed), after
-
-
-def remember(room_id: str, before: GamePosition, seat: int, text: str, after: Any) -> GamePosition:
-    """Cache the position after a move just written (the next read needs no replay)."""
-    found = GamePosition(
-        before.version + 1,
-        after,
-        (*before.log, entry_of(before.version, seat, text)),
-        (*before.played, (before.version, seat, text)),
-        game=before.game,
-    )
-    return game_positions.put(room_id, found)
 
 
 def answered_before(

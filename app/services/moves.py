@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 import engine
 from app.live.notify import Publisher, queue_notify
 from app.models import Move, Room, Seat
-from app.reads.games import GamePosition, computer_seats, standin_seats
+from app.reads.games import GamePosition, computer_seats, remember_after, standin_seats
 from app.reads.positions import Position, log_entry, position, positions
 from app.reads.roomview import LogEntry
 from app.services import gamemoves
@@ -225,7 +225,7 @@ def game_move(
         stale = StaleVersion(room.id, version + 1)
         found = gamemoves.refuse_or_answer_again(session, room, seat, client_move_id, move, stale)
         return _game_result(room.id, rules, found, duplicate=True)
-    result = _game_result(room.id, rules, gamemoves.remember(room.id, before, seat, text, after))
+    result = _game_result(room.id, rules, remember_after(room.id, before, seat, text, after))
     if publisher is not None:
         publisher.room_changed(room.id, result.version)
         if room.takeback_seat is not None:  # the move let an open takeback request lapse

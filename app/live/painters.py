@@ -15,7 +15,7 @@ from app.reads import queries
 from app.reads.chatview import ChatGroup, ChatView, load_chat
 from app.reads.roomview import RoomFacts, RoomView
 from app.services.errors import RoomNotFound
-from app.ui import parts
+from app.ui.cache import Shared
 from app.ui.chat import render_chat_update
 from engine import games
 
@@ -67,7 +67,7 @@ class BoardPainter:
                 session, room_id=room_id, version=version, game=facts.game
             )
         boards = {}
-        shared: parts.Shared = {}  # the parts drawn alike for several groups, drawn once
+        shared: Shared = {}  # the parts drawn alike for several groups, drawn once
         to_move = games.game(facts.game).to_move(state)
         for group in sorted(groups, key=lambda group: drawing_order(group, to_move)):
             view: RoomView = queries.room_view(

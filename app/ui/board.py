@@ -22,7 +22,7 @@ from app.live.frames import BoardSummary, DrawnBoard
 from app.reads.roomview import RoomView
 
 from . import parts
-from .cache import Same, card_html, log_html, tile_html
+from .cache import Same, Shared, card_html, log_html, tile_html
 from .panel import gains_something, moves_by_building
 from .roomlife import ending_headline, event_items, life_context, not_started_text
 from .supply import overview, rounds
@@ -127,6 +127,23 @@ def _offers(key: Same) -> Offers:
     )
 
 
+def forecast(state: engine.GameState) -> engine.RoundForecast | None:
+    """The rest of the round (`engine.round_forecast`), worked out once per position."""
+    return _forecast(Same(state))
+
+
+@lru_cache(maxsize=64)
+def _forecast(key: Same) -> engine.RoundForecast | None:
+    return engine.round_forecast(key.obj)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=64)
+def sector_hints(catalog: engine.Catalog, lang: str) -> tuple[str, ...]:
+    """What each sector of the wheel means (the legend's hints), once per catalog and language."""
+    words = words_for(lang)
+    return tuple(words.sector_hint(catalog, age) for age in range(len(WEDGES)))
+
+
 def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """Everything the board template draws, for one viewer, in the viewer's language."""
     words = words_for(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
@@ -152,10 +169,10 @@ def board_context(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> dict[str, 
         "rounds": rounds(state),
         "mats": [mat(view, seat, words) for seat in order],
         "wedges": WEDGES,
-        "sector_hints": tuple(words.sector_hint(state.catalog, age) for age in range(len(WEDGES))),
+        "sector_hints": sector_hints(state.catalog, words.code),
         "overview": overview(view, words),
         "log": log_html(view, words, event_items(view, words)),
-        "forecast": engine.round_forecast(state),
+        "forecast": forecast(state),
         "sellable": offered.sellable,
         "pass_move": offered.pass_move,
         "final": final,
@@ -239,15 +256,16 @@ def draw_board(
     *,
     lang: str = DEFAULT_LANGUAGE,
     before: BoardSummary | None = None,
-    shared: parts.Shared | None = None,
+    shared: Shared | None = None,
 ) -> DrawnBoard:
     """The board of one viewer in their language, in parts (`app.live.frames`): sent whole
     (root ``id="board"``, ``data-version``, ``data-frame``, out-of-band swap) or as a patch.
     With `before` (the same viewer's previous board) the parts whose values did not change are
-    not drawn, and the board goes only as a patch on top of `before` (`app.ui.parts`); with
-    `shared` (one per room and version) a part drawn alike for another group is not drawn again."""
+    not drawn, and the board goes only as a patch on top of `before` (`app.ui.parts`). The parts
+    drawn alike for a version's other groups are remembered by process (`app.ui.cache.PARTS`),
+    so `shared` (Le Havre's memo of them) is not needed here."""
     code = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-    return parts.draw(board_context(view, lang=code), code, before=before, shared=shared)
+    return parts.draw(board_context(view, lang=code), code, before=before)
 
 
 def render_board(view: RoomView, *, lang: str = DEFAULT_LANGUAGE) -> str:

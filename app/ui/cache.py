@@ -1,4 +1,5 @@
-"""The render caches of the board's drawn pieces: cards, tiles and move-log entries as HTML.
+"""The render caches of the board's drawn pieces: cards, tiles, move-log entries and whole parts
+of the board as HTML.
 
 Each piece is a pure function of its (hashable, immutable) arguments and the language, so each
 distinct piece is drawn once and shared by every board that shows it. `clear_caches` forgets them
@@ -7,8 +8,10 @@ all, the drawings the templates memoise included (the render benchmark measures 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from functools import lru_cache
 
 from markupsafe import Markup
 
@@ -138,13 +141,8 @@ def move_numbers(log: Sequence[LogEntry]) -> list[int | None]:
 def _log_entry_html(key: Same, lang: str, catalog: Catalog, number: int | None) -> Markup:
     entry: LogEntry = key.obj  # type: ignore[assignment]
     words = words_for(lang)
-    lines = describe_events(words, entry.events, _building_names(catalog, lang))
+    lines = describe_events(words, entry.events, words.building_names(catalog))
     return macros(lang).log_entry(entry.seq, entry.seat, lines, number)  # type: ignore[no-any-return]
-
-
-@cache
-def _building_names(catalog: Catalog, lang: str) -> dict[str, str]:
-    return words_for(lang).building_names(catalog)
 
 
 @lru_cache(maxsize=65536)
@@ -158,6 +156,52 @@ def card_html(lang: str, tile: Tile, is_player: bool) -> Markup:
 def tile_html(lang: str, tile: Tile, extra_class: str, is_player: bool) -> Markup:
     """A building's tile on a wheel or among the locked ones (shared by every room, as a card)."""
     return macros(lang).tile_button(tile, extra_class, is_player)  # type: ignore[no-any-return]
+
+
+#: Parts drawn for one group of viewers, kept for the room's other groups while the hub draws a
+#: version (Le Havre's board): (part id, language, whether the viewer is a player, its key) ->
+#: (HTML, digest).
+Shared = dict[tuple[str, str, bool, Hashable], tuple[str, int]]
+
+
+class PartMemo:
+    """Parts of the board drawn in this process, by (part id, language, whether the viewer is a
+    player, the part's key) -> (HTML, digest); the least recently used are forgotten past
+    `size`. Only for a part whose key holds everything the part shows beyond the language and
+    the viewer's being a player, nothing of its room or version (`app.ui.parts`): every board
+    of every room then finds it drawn. Boards are drawn on the event loop and in worker
+    threads, hence the lock."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._parts: OrderedDict[Hashable, tuple[str, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, memo: Hashable) -> tuple[str, int] | None:
+        with self._lock:
+            drawn = self._parts.get(memo)
+            if drawn is not None:
+                self._parts.move_to_end(memo)
+            return drawn
+
+    def put(self, memo: Hashable, drawn: tuple[str, int]) -> None:
+        with self._lock:
+            self._parts[memo] = drawn
+            self._parts.move_to_end(memo)
+            if len(self._parts) > self._size:
+                self._parts.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._parts.clear()
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+
+#: The parts every room's boards share (`PartMemo`): ~1.5 KB each, so ~25 MB when full; enough
+#: for what 1,000 rooms show at once (docs/performance.md).
+PARTS = PartMemo(16384)
 
 
 def clear_caches() -> None:
@@ -174,3 +218,4 @@ def clear_caches() -> None:
         templates.drawn,
     ):
         memo.cache_clear()
+    PARTS.clear()

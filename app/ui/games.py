@@ -17,10 +17,10 @@ from app.reads.gamelog import RoomOrigin
 from app.reads.roomview import LogEntry, RoomView
 from app.ui import board as inland_port
 from app.ui import review as inland_port_review
+from app.ui.cache import Shared
 from app.ui.lehavre import board as lehavre
 from app.ui.lehavre import review as lehavre_review
 from app.ui.log import describe_events
-from app.ui.parts import Shared
 from app.ui.scoregraph import ScoreGraph
 from app.ui.words import words_for
 

@@ -16,16 +16,17 @@ beyond what stays the same for one group of alike viewers (viewer, language, roo
 draws a group's next board it passes the group's previous `BoardSummary`; a part whose key is the
 same as then is neither drawn nor digested, its digest is taken over. Such a board can be sent as a
 patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
-board. The status bar's turn and the log's newest moves change with nearly every move and have no
-key; the room's life is keyed by its `RoomLife` value (what it shows, and only that), so it is
-drawn only when that changed (a count of actions to take back, a request, an opponent away), not
-after every move; the log's earlier moves are keyed by their drawing, which changes once every
-eight moves.
+board. The log's newest moves change with every move and have no key; the room's life is keyed
+by its `RoomLife` value (what it shows, and only that), so it is drawn only when that changed (a
+count of actions to take back, a request, an opponent away), not after every move; the log's
+earlier moves are keyed by their drawing, which changes once every eight moves.
 
-A mat's wheel, warehouse and buildings off the wheel are drawn the same for every viewer of one
-language who is a player (and for every spectator): only the key and these two tell them apart.
-The hub draws a room's groups with one `Shared` memo, so such a part is drawn once per move for
-both players' boards.
+The status bar's turn, each mat's header, wheel, warehouse, goods counts and buildings off the
+wheel, and each round of the supply are *room-free*: their key holds everything they show beyond
+the language and whether the viewer is a player, nothing of the room or its version. They are
+remembered by process (`app.ui.cache.PARTS`), so a part drawn for one board is taken as it is for
+any other board of any room that shows the same: the other player's, the spectator's, another
+room's at the same point of its game.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from markupsafe import Markup
 
 from app.live.frames import SHELL_KEY, BoardSummary, DrawnBoard, frame_of, part_hash
 
+from .cache import PARTS
 from .supply import SupplyRound
 from .templates import environment_for
 
@@ -61,12 +63,16 @@ def fill_move_ids(html: str) -> str:
     return pieces[0] + "".join(secrets.token_hex(12) + rest for rest in pieces[1:])
 
 
-#: The parts drawn alike for every player (and every spectator) of a language (`Shared`).
-_SHARED_KINDS = ("mat-wheel-", "mat-store-", "mat-goods-", "mat-locked-")
-
-#: Parts drawn for one group of viewers, kept for the room's other groups while the hub draws a
-#: version: (part id, language, whether the viewer is a player, its key) -> (HTML, digest).
-Shared = dict[tuple[str, str, bool, Hashable], tuple[str, int]]
+#: The room-free parts (`PARTS`), by the start of their id.
+_ROOM_FREE = (
+    "status-turn",
+    "mat-head-",
+    "mat-wheel-",
+    "mat-store-",
+    "mat-goods-",
+    "mat-locked-",
+    "overview-round-",
+)
 
 
 #: What a part is drawn from: the board's context and the values the part adds -> a hashable
@@ -121,6 +127,20 @@ def _life(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     return ("life", context["life"])
 
 
+def _turn(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
+    """The status bar's turn; drawn every time while the computer thinks (the games it has
+    ahead of this one change on their own)."""
+    if context["computer_turn"]:
+        return None
+    state = context["state"]
+    standin = context["view"].facts.standin_seat if context["standin_turn"] else None
+    return (
+        ("turn", context["acting"], standin, context["turn_text"], bool(context["final"])),
+        (state.round_letter, context["actions_left"], context["forecast"], state.catalog),
+        _labels(context),
+    )
+
+
 def _pass(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     return None if context["pass_move"] else ("no pass",)  # its form carries the version
 
@@ -132,17 +152,17 @@ def _mat_head(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
 
 def _mat_wheel(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
-    return (m.seat, m.buildings, _labels(context))
+    return (m.seat, m.buildings, _labels(context), context["state"].catalog)
 
 
 def _mat_store(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
-    return (m.seat, m.cells, m.name, id(context["warehouse"]))
+    return (m.seat, m.cells, m.name, context["warehouse"])
 
 
 def _mat_locked(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
     m = extra["m"]
-    return (m.seat, tuple(b for b, age in m.buildings if age is None))
+    return (m.seat, tuple(b for b, age in m.buildings if age is None), context["state"].catalog)
 
 
 def _mat_sell(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
@@ -177,7 +197,7 @@ def _sources(context: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, A
     """(part id, template, the values it adds to the board's context, its key), in the board's
     order."""
     yield "round-track", "board/status_rounds.html", {}, lambda c, _: ("rounds", c["rounds"])
-    yield "status-turn", "board/status_turn.html", {}, _always
+    yield "status-turn", "board/status_turn.html", {}, _turn
     yield "status-scores", "board/status_scores.html", {}, _scores
     yield "status-presence", "board/status_presence.html", {}, _presence
     yield "status-pass", "board/status_pass.html", {}, _pass
@@ -292,16 +312,12 @@ def render_template(lang: str, name: str, values: dict[str, Any]) -> str:
 
 
 def _draw_parts(
-    context: dict[str, Any],
-    lang: str,
-    before: BoardSummary | None = None,
-    shared: Shared | None = None,
+    context: dict[str, Any], lang: str, before: BoardSummary | None = None
 ) -> tuple[str, dict[str, str], dict[str, int], dict[str, int]]:
     """The board's frame, the HTML of the parts drawn, every part's digest and key (hashed).
 
     With `before` (the same group's previous board), a part whose key is unchanged is not drawn;
-    with `shared`, a wheel, warehouse, goods counts or locked row another group drew alike is taken
-    from it.
+    a room-free part drawn for any board before is taken from `PARTS`.
     """
     values = {**environment_for(lang).globals, **context, "client_move_id": move_id_mark}
     marked: dict[str, str] = {}
@@ -317,16 +333,17 @@ def _draw_parts(
             if kept is not None:
                 hashes[name] = kept
                 continue
-            if shared is not None and name.startswith(_SHARED_KINDS):
+            if name.startswith(_ROOM_FREE):
                 memo = (name, lang, bool(context["is_player"]), raw_key)
-                if memo in shared:
-                    marked[name], hashes[name] = shared[memo]
+                found = PARTS.get(memo)
+                if found is not None:
+                    marked[name], hashes[name] = found
                     continue
         html = _render(lang, template, values, extra)
         marked[name] = html
         hashes[name] = part_hash(html)
-        if memo is not None and shared is not None:
-            shared[memo] = (html, hashes[name])
+        if memo is not None:
+            PARTS.put(memo, (html, hashes[name]))
     frame = frame_of(hashes, board_attrs(context))
     return frame, {name: fill_move_ids(html) for name, html in marked.items()}, hashes, keys
 
@@ -348,13 +365,11 @@ def draw(
     *,
     oob: bool = True,
     before: BoardSummary | None = None,
-    shared: Shared | None = None,
 ) -> DrawnBoard:
     """A board for the sockets: its parts, their digests and its shell. With `before` (the same
     group's previous board) only the parts drawn from changed values are drawn: the board may
-    then be sent as a patch on top of `before` only (`DrawnBoard.complete`). With `shared` (the
-    same room and version's other groups) the parts drawn alike for them are drawn once."""
-    frame, html, hashes, keys = _draw_parts(context, lang, before, shared)
+    then be sent as a patch on top of `before` only (`DrawnBoard.complete`)."""
+    frame, html, hashes, keys = _draw_parts(context, lang, before)
     shell_key = key_hash(_shell_key(context, oob))
     if shell_key is not None:
         keys[SHELL_KEY] = shell_key

@@ -67,6 +67,16 @@ def _reason(words: Words, cost: tuple[tuple[str, int], ...], wallet: Wallet) -> 
     return shortfall(words, dict(cost), dict(wallet)) or words.lang.gettext("no valid payment")
 
 
+@lru_cache(maxsize=4096)
+def _reasons(
+    words: Words, catalog: Catalog, in_supply: frozenset[str], wallet: Wallet
+) -> tuple[tuple[str, str], ...]:
+    """(building, why it would not be built from `wallet`) for a round's supply cards, by id.
+    Remembered: a round's supply and a player's wallet most often stay as they were from one
+    board to the next."""
+    return tuple((b, _reason(words, catalog.building(b).cost, wallet)) for b in sorted(in_supply))
+
+
 def _status(building_id: str, owner: int | None, supply: Collection[str]) -> str:
     if owner is not None:
         return "owned"
@@ -103,19 +113,17 @@ class SupplyRound:
         self._facts = facts
         self._words = words
         #: Why each supply card could not be built by the viewer (a player, whose `wallet` it is).
-        self._reasons: dict[str, str] = {}
-        if wallet is not None:
-            catalog = view.state.catalog
-            self._reasons = {
-                b: _reason(words, catalog.building(b).cost, wallet) for b in sorted(facts.in_supply)
-            }
-        self.key: Hashable = (index, facts, tuple(self._reasons.items()))
+        self._reasons = (
+            () if wallet is None else _reasons(words, view.state.catalog, facts.in_supply, wallet)
+        )
+        self.key: Hashable = (index, facts, self._reasons, view.state.catalog)
 
     @cached_property
     def tiles(self) -> list[Tile]:
         """Every building of the round letter, in the catalog's order."""
         state = self._view.state
         tiles = []
+        reasons = dict(self._reasons)
         for building_id, owner in zip(self._facts.buildings, self._facts.owners, strict=True):
             status = _status(building_id, owner, self._facts.in_supply)
             tiles.append(
@@ -126,7 +134,7 @@ class SupplyRound:
                     status=status,
                     owner=owner,
                     age=None,
-                    reason=self._reasons.get(building_id) if status == "supply" else None,
+                    reason=reasons.get(building_id) if status == "supply" else None,
                 )
             )
         return tiles

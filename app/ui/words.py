@@ -27,6 +27,7 @@ class Words:
     def __init__(self, code: str = DEFAULT_LANGUAGE) -> None:
         self.code = code
         self.lang: Language = language(code)
+        self._names: dict[Catalog, Mapping[str, str]] = {}
 
     def number(self, n: int) -> str:
         return self.lang.number(n)
@@ -109,9 +110,13 @@ class Words:
         """The name a seat goes by on the table and in the log."""
         return self.lang.gettext("Player %(number)s", number=seat + 1)
 
-    def building_names(self, catalog: Catalog) -> dict[str, str]:
-        """Building id -> its printed name in this language (from the catalog's data)."""
-        return {b.id: b.name_in(self.code) for b in catalog.buildings}
+    def building_names(self, catalog: Catalog) -> Mapping[str, str]:
+        """Building id -> its printed name in this language (from the catalog's data), made once
+        per catalog."""
+        names = self._names.get(catalog)
+        if names is None:
+            names = self._names[catalog] = {b.id: b.name_in(self.code) for b in catalog.buildings}
+        return names
 
 
 @cache

@@ -17,13 +17,13 @@ from typing import Any
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language, language
 from app.live.frames import SHELL_KEY, BoardSummary, DrawnBoard, frame_of, part_hash
 from app.reads.roomview import RoomView
+from app.ui.cache import Shared
 from app.ui.lehavre.life import life_of
 from app.ui.lehavre.panel import panel_context
 from app.ui.lehavre.table import seat_name, table_context
 from app.ui.parts import (
     PART_MARK,
     Marks,
-    Shared,
     fill_move_ids,
     kept_digest,
     key_hash,

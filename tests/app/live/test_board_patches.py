@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from app.live.frames import PATCH_PREFIX, BoardSummary
 from app.reads.roomview import RoomView
 from app.ui import parts
 from app.ui.board import draw_board, render_board
+from app.ui.cache import PARTS, PartMemo
 from bench import games
 
 
@@ -184,7 +186,16 @@ def test_what_the_player_may_act_on_is_listed_on_the_board_not_drawn_into_its_ti
     assert "can-act" not in acting.whole()
 
 
-SHARED = ("mat-wheel-", "mat-store-", "mat-locked-")
+#: The room-free parts' ids start so (`app.ui.parts`).
+ROOM_FREE = (
+    "status-turn",
+    "mat-head-",
+    "mat-wheel-",
+    "mat-store-",
+    "mat-goods-",
+    "mat-locked-",
+    "overview-round-",
+)
 
 
 @settings(max_examples=4, deadline=None)
@@ -192,32 +203,37 @@ SHARED = ("mat-wheel-", "mat-store-", "mat-locked-")
     seed=st.integers(0, 2**32 - 1),
     langs=st.lists(st.sampled_from(sorted(LANGUAGES)), min_size=3, max_size=3),
 )
-def test_a_rooms_groups_drawn_with_one_memo_get_the_boards_drawn_alone(
+def test_a_part_found_drawn_in_the_process_is_the_part_drawn_anew(
     seed: int, langs: list[str]
 ) -> None:
-    """The hub draws a room's groups (both players, the spectators; each in its language) with
-    one memo: the parts drawn alike for several of them are taken from it, and every board is
-    the one drawn for its group alone."""
+    """The room-free parts are remembered by process (`app.ui.cache.PARTS`) and taken by every
+    board of every room that shows the same. Two rooms played side by side (both players and a
+    spectator each, in their languages; the second against the computer): every board is the
+    board drawn with nothing remembered, and parts were taken."""
     rng = random.Random(seed)
-    game = games.positions(rng.randrange(20, 90), rng.choice)
+    rooms = [games.positions(rng.randrange(20, 90), rng.choice) for _ in range(2)]
     viewers = list(zip((0, 1, None), langs, strict=True))
-    before: dict[int | None, BoardSummary] = {}
+    before: dict[tuple[int, int | None], BoardSummary] = {}
     taken = 0
-    for at in range(len(game)):
-        shared: parts.Shared = {}
-        for seat, lang in viewers:
-            view = _view(game, at, seat, rng)
-            alone = draw_board(view, lang=lang, before=before.get(seat))
-            memo_size = len(shared)
-            board = draw_board(view, lang=lang, before=before.get(seat), shared=shared)
-            alike = [name for name in board.parts if name.startswith(SHARED)]
-            taken += len(alike) - (len(shared) - memo_size)  # not drawn: taken from the memo
-            assert (board.frame, board.hashes, board.keys) == (
-                alone.frame,
-                alone.hashes,
-                alone.keys,
-            )
-            assert board.parts.keys() == alone.parts.keys()
-            assert all(board.parts[name] == alone.parts[name] for name in alike)
-            before[seat] = board.summary()
-    assert taken > 0 or langs[0] != langs[1]
+    for at in range(max(len(game) for game in rooms)):
+        for index, game in enumerate(rooms):
+            for seat, lang in viewers if index == 0 else [viewers[0], viewers[2]]:
+                view = _view(game, min(at, len(game) - 1), seat, rng)
+                if index == 1:
+                    view = view.with_facts(room_id="r2", computer="easy", computer_seat=1)
+                last = before.get((index, seat))
+                with mock.patch.object(parts, "PARTS", PartMemo(0)):
+                    alone = draw_board(view, lang=lang, before=last)
+                remembered = len(PARTS)
+                board = draw_board(view, lang=lang, before=last)
+                free = [name for name in board.parts if name.startswith(ROOM_FREE)]
+                taken += len(free) - (len(PARTS) - remembered)
+                assert (board.frame, board.hashes, board.keys) == (
+                    alone.frame,
+                    alone.hashes,
+                    alone.keys,
+                )
+                assert board.parts.keys() == alone.parts.keys()
+                assert all(board.parts[name] == alone.parts[name] for name in free)
+                before[(index, seat)] = board.summary()
+    assert taken > 0

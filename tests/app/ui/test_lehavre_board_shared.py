@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from app.reads.games import entry_of
+from app.ui.cache import Shared
 from app.ui.games import draw_board
-from app.ui.parts import Shared
 from bench.lehavre_draw import SEATS, view
 from engine.lehavre import apply, new_game, random_setup
 from engine.lehavre.ai import choose

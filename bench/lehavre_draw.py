@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.live.frames import BoardSummary
 from app.reads.games import entry_of
 from app.reads.roomview import LogEntry, RoomFacts, RoomView
+from app.ui.cache import Shared
 from app.ui.games import draw_board
-from app.ui.parts import Shared
 from engine.lehavre import State, apply, new_game, random_setup
 from engine.lehavre.ai import choose
 

@@ -199,8 +199,8 @@ class PartMemo:
         return len(self._parts)
 
 
-#: The parts every room's boards share (`PartMemo`): ~1.5 KB each, so ~25 MB when full; enough
-#: for what 1,000 rooms show at once (docs/performance.md).
+#: The parts every room's boards share (`PartMemo`): ~1.5 KB each, so ~25 MB at the most
+#: (docs/performance.md measures what they save).
 PARTS = PartMemo(16384)
 
 

@@ -64,7 +64,7 @@ def fill_move_ids(html: str) -> str:
 
 
 #: The room-free parts (`PARTS`), by the start of their id.
-_ROOM_FREE = (
+ROOM_FREE = (
     "status-turn",
     "mat-head-",
     "mat-wheel-",
@@ -333,7 +333,7 @@ def _draw_parts(
             if kept is not None:
                 hashes[name] = kept
                 continue
-            if name.startswith(_ROOM_FREE):
+            if name.startswith(ROOM_FREE):
                 memo = (name, lang, bool(context["is_player"]), raw_key)
                 found = PARTS.get(memo)
                 if found is not None:

@@ -186,18 +186,6 @@ def test_what_the_player_may_act_on_is_listed_on_the_board_not_drawn_into_its_ti
     assert "can-act" not in acting.whole()
 
 
-#: The room-free parts' ids start so (`app.ui.parts`).
-ROOM_FREE = (
-    "status-turn",
-    "mat-head-",
-    "mat-wheel-",
-    "mat-store-",
-    "mat-goods-",
-    "mat-locked-",
-    "overview-round-",
-)
-
-
 @settings(max_examples=4, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -226,7 +214,7 @@ def test_a_part_found_drawn_in_the_process_is_the_part_drawn_anew(
                     alone = draw_board(view, lang=lang, before=last)
                 remembered = len(PARTS)
                 board = draw_board(view, lang=lang, before=last)
-                free = [name for name in board.parts if name.startswith(ROOM_FREE)]
+                free = [name for name in board.parts if name.startswith(parts.ROOM_FREE)]
                 taken += len(free) - (len(PARTS) - remembered)
                 assert (board.frame, board.hashes, board.keys) == (
                     alone.frame,

@@ -203,6 +203,7 @@ def test_a_part_found_drawn_in_the_process_is_the_part_drawn_anew(
     viewers = list(zip((0, 1, None), langs, strict=True))
     before: dict[tuple[int, int | None], BoardSummary] = {}
     taken = 0
+    PARTS.clear()  # so that each part remembered counts in its length
     for at in range(max(len(game) for game in rooms)):
         for index, game in enumerate(rooms):
             for seat, lang in viewers if index == 0 else [viewers[0], viewers[2]]:

@@ -52,7 +52,7 @@ LOG_CHUNK = 8
 
 def log_html(
     view: RoomView, words: Words, between: Mapping[int, Markup] | None = None
-) -> tuple[Markup, Markup]:
+) -> LogPieces:
     """The move log, newest first, put into words from the stored engine events; `between[v]`
     (the room's other happenings) goes right after the first `v` moves. In two pieces: the
     newest moves (those after the last multiple of `LOG_CHUNK` moves, with the happenings after
@@ -65,17 +65,50 @@ def log_html(
 
     A move's entry never changes once logged, and the position cache hands out the same
     `LogEntry` objects version after version, so each entry is drawn once per language; the
-    whole log is drawn once per version and language, for every viewer (they share the log).
+    newest moves are drawn once per version and language, for every viewer (they share the log).
     """
     return _log_list(
         Same(view.log), words.code, view.state.catalog, tuple(sorted((between or {}).items()))
     )
 
 
+class LogPieces:
+    """The log's two pieces (`log_html`): ``pieces[0]`` the newest moves, ``pieces[1]`` the
+    ones before them, drawn when first asked for. `earlier_key` names the earlier piece without
+    drawing it: the very same entries and happenings, so a board whose earlier piece is
+    unchanged (seven moves in eight) does not draw it at all, however many rooms came between
+    (the earlier pieces drawn are remembered for a few boards only)."""
+
+    __slots__ = ("_catalog", "_earlier", "_lang", "earlier_key", "newest")
+
+    def __init__(
+        self,
+        newest: Markup,
+        earlier_key: tuple[SameEntries, BetweenItems],
+        lang: str,
+        catalog: Catalog,
+    ) -> None:
+        self.newest = newest
+        self.earlier_key = earlier_key
+        self._lang = lang
+        self._catalog = catalog
+        self._earlier: Markup | None = None
+
+    def __getitem__(self, index: int) -> Markup:
+        if index == 0:
+            return self.newest
+        if self._earlier is None:
+            entries, between = self.earlier_key
+            self._earlier = _log_earlier(entries, self._lang, self._catalog, between)
+        return self._earlier
+
+
+#: The room's happenings between the moves (`log_html`'s `between`), as a sorted tuple.
+BetweenItems = tuple[tuple[int, Markup], ...]
+
+
 @lru_cache(maxsize=32)
-def _log_list(
-    key: Same, lang: str, catalog: Catalog, between_items: tuple[tuple[int, Markup], ...]
-) -> tuple[Markup, Markup]:
+def _log_list(key: Same, lang: str, catalog: Catalog, between_items: BetweenItems) -> LogPieces:
     log: Sequence[LogEntry] = key.obj  # type: ignore[assignment]
     between = dict(between_items)
     numbers = move_numbers(log)
@@ -85,22 +118,23 @@ def _log_list(
         entry = log[index]
         newest.append(_log_entry_html(Same(entry), lang, catalog, numbers[index]))
         newest.append(between.get(entry.seq, Markup("")))
-    earlier = _log_earlier(SameEntries(tuple(log[:split])), lang, catalog, between_items)
-    return Markup("").join(newest), earlier
+    earlier_key = (SameEntries(tuple(log[:split])), between_items)
+    return LogPieces(Markup("").join(newest), earlier_key, lang, catalog)
 
 
 class SameEntries:
     """A cache key that matches only the very same log entries in the same order (kept alive
     by the key, so their ids cannot be reused while the entry is cached)."""
 
-    __slots__ = ("_ids", "entries")
+    __slots__ = ("_hash", "_ids", "entries")
 
     def __init__(self, entries: tuple[LogEntry, ...]) -> None:
         self.entries = entries
         self._ids = tuple(map(id, entries))
+        self._hash = hash(self._ids)
 
     def __hash__(self) -> int:
-        return hash(self._ids)
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SameEntries) and other._ids == self._ids
@@ -108,7 +142,7 @@ class SameEntries:
 
 @lru_cache(maxsize=32)
 def _log_earlier(
-    key: SameEntries, lang: str, catalog: Catalog, between_items: tuple[tuple[int, Markup], ...]
+    key: SameEntries, lang: str, catalog: Catalog, between_items: BetweenItems
 ) -> Markup:
     """The moves before the newest ones, newest first: the same drawing for the `LOG_CHUNK`
     versions that share them (the log's entries are the same objects from version to version)."""

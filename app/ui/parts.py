@@ -173,9 +173,9 @@ def _mat_sell(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
 
 
 def _log_earlier(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    """The moves before the newest ones, as drawn (`app.ui.cache.log_html`): the same drawing,
-    one string for every viewer of a language, until they move on (every `LOG_CHUNK` moves)."""
-    return ("log-earlier", context["log"][1])
+    """The moves before the newest ones: the very same log entries and happenings
+    (`app.ui.cache.LogPieces`), so they are drawn once every `LOG_CHUNK` moves."""
+    return ("log-earlier", context["log"].earlier_key)
 
 
 def _round(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:

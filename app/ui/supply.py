@@ -160,19 +160,35 @@ def round_facts(state: GameState) -> tuple[RoundFacts, ...]:
 @lru_cache(maxsize=64)
 def _round_facts(key: Same) -> tuple[RoundFacts, ...]:
     state: GameState = key.obj  # type: ignore[assignment]
-    supply = frozenset(state.supply)
-    owner = {b: seat for seat, p in enumerate(state.players) for b, _ in p.buildings}
+    owned = tuple(sorted((b, seat) for seat, p in enumerate(state.players) for b, _ in p.buildings))
+    return _facts(state.catalog, state.round_index, owned)
+
+
+@lru_cache(maxsize=4096)
+def _facts(
+    catalog: Catalog, round_index: int, owned: tuple[tuple[str, int], ...]
+) -> tuple[RoundFacts, ...]:
+    """The round facts of a position with this round and these buildings owned (building, seat):
+    all they depend on, and most moves change neither, so a room's next position finds them
+    worked out, however many rooms moved in between."""
+    owner = dict(owned)
+    now_letter = catalog.rounds[round_index][0]
+    by_letter = _by_letter(catalog)
     result = []
-    by_letter = _by_letter(state.catalog)
-    for letter, _actions, when in rounds(state):
+    for index, (letter, _actions) in enumerate(catalog.rounds):
         ids = by_letter.get(letter, ())
+        owners = tuple(owner.get(b) for b in ids)
         result.append(
             RoundFacts(
                 letter,
-                when,
+                "past" if index < round_index else "current" if index == round_index else "future",
                 ids,
-                tuple(owner.get(b) for b in ids),
-                frozenset(b for b in ids if b in supply),
+                owners,
+                frozenset(
+                    b
+                    for b, o in zip(ids, owners, strict=True)
+                    if o is None and letter <= now_letter
+                ),
             )
         )
     return tuple(result)

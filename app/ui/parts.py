@@ -19,9 +19,9 @@ patch only (`DrawnBoard.complete` is false); the hub draws every part when a soc
 board. The log's newest moves change with every move and have no key; the room's life is keyed
 by its `RoomLife` value (what it shows, and only that), so it is drawn only when that changed (a
 count of actions to take back, a request, an opponent away), not after every move; the log's
-earlier moves are keyed by their drawing, which changes once every eight moves.
+earlier moves are keyed by the very log entries they show, which change once every eight moves.
 
-The status bar's turn, each mat's header, wheel, warehouse, goods counts and buildings off the
+The status bar's turn, scores and presence, each mat's header, wheel, warehouse, goods counts and buildings off the
 wheel, and each round of the supply are *room-free*: their key holds everything they show beyond
 the language and whether the viewer is a player, nothing of the room or its version. They are
 remembered by process (`app.ui.cache.PARTS`), so a part drawn for one board is taken as it is for
@@ -66,6 +66,8 @@ def fill_move_ids(html: str) -> str:
 #: The room-free parts (`PARTS`), by the start of their id.
 ROOM_FREE = (
     "status-turn",
+    "status-scores",
+    "status-presence",
     "mat-head-",
     "mat-wheel-",
     "mat-store-",

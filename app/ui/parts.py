@@ -21,12 +21,12 @@ by its `RoomLife` value (what it shows, and only that), so it is drawn only when
 count of actions to take back, a request, an opponent away), not after every move; the log's
 earlier moves are keyed by the very log entries they show, which change once every eight moves.
 
-The status bar's turn, scores and presence, each mat's header, wheel, warehouse, goods counts and buildings off the
-wheel, and each round of the supply are *room-free*: their key holds everything they show beyond
-the language and whether the viewer is a player, nothing of the room or its version. They are
-remembered by process (`app.ui.cache.PARTS`), so a part drawn for one board is taken as it is for
-any other board of any room that shows the same: the other player's, the spectator's, another
-room's at the same point of its game.
+The status bar's turn, scores and presence, each mat's header, wheel, warehouse, goods counts and
+buildings off the wheel, and each round of the supply are *room-free*: their key holds everything
+they show beyond the language and whether the viewer is a player, nothing of the room or its
+version. They are remembered by process (`app.ui.cache.PARTS`), so a part drawn for one board is
+taken as it is for any other board of any room that shows the same: the other player's, the
+spectator's, another room's at the same point of its game.
 """
 
 from __future__ import annotations

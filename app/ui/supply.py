@@ -87,9 +87,13 @@ def rounds(state: GameState) -> tuple[tuple[str, int, str], ...]:
     """Each round's letter, its number of actions, and "past", "current" or "future"."""
     now = state.round_index
     return tuple(
-        (letter, actions, "past" if i < now else "current" if i == now else "future")
-        for i, (letter, actions) in enumerate(state.catalog.rounds)
+        (letter, actions, _when(i, now)) for i, (letter, actions) in enumerate(state.catalog.rounds)
     )
+
+
+def _when(index: int, now: int) -> str:
+    """Round `index` when round `now` is being played: "past", "current" or "future"."""
+    return "past" if index < now else "current" if index == now else "future"
 
 
 class SupplyRound:
@@ -181,7 +185,7 @@ def _facts(
         result.append(
             RoundFacts(
                 letter,
-                "past" if index < round_index else "current" if index == round_index else "future",
+                _when(index, round_index),
                 ids,
                 owners,
                 frozenset(

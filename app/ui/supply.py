@@ -165,18 +165,19 @@ def round_facts(state: GameState) -> tuple[RoundFacts, ...]:
 def _round_facts(key: Same) -> tuple[RoundFacts, ...]:
     state: GameState = key.obj  # type: ignore[assignment]
     owned = tuple(sorted((b, seat) for seat, p in enumerate(state.players) for b, _ in p.buildings))
-    return _facts(state.catalog, state.round_index, owned)
+    return _facts(state.catalog, state.round_index, owned, state.supply)
 
 
 @lru_cache(maxsize=4096)
 def _facts(
-    catalog: Catalog, round_index: int, owned: tuple[tuple[str, int], ...]
+    catalog: Catalog, round_index: int, owned: tuple[tuple[str, int], ...], supply: tuple[str, ...]
 ) -> tuple[RoundFacts, ...]:
-    """The round facts of a position with this round and these buildings owned (building, seat):
-    all they depend on, and most moves change neither, so a room's next position finds them
-    worked out, however many rooms moved in between."""
+    """The round facts of a position with this round, these buildings owned (building, seat) and
+    this supply (the engine's `GameState.supply`): all they depend on, and most moves change
+    none of it, so a room's next position finds them worked out, however many rooms moved in
+    between."""
     owner = dict(owned)
-    now_letter = catalog.rounds[round_index][0]
+    in_supply = frozenset(supply)
     by_letter = _by_letter(catalog)
     result = []
     for index, (letter, _actions) in enumerate(catalog.rounds):
@@ -188,11 +189,7 @@ def _facts(
                 _when(index, round_index),
                 ids,
                 owners,
-                frozenset(
-                    b
-                    for b, o in zip(ids, owners, strict=True)
-                    if o is None and letter <= now_letter
-                ),
+                frozenset(b for b in ids if b in in_supply),
             )
         )
     return tuple(result)

@@ -46,7 +46,7 @@ from starlette.websockets import WebSocketDisconnect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from baseline_store import CHANNEL, Refused, Store  # noqa: E402
+from baseline_store import CATALOG_ID, CHANNEL, Refused, Store  # noqa: E402
 
 from app.__main__ import tune_garbage_collector, websocket_protocol_for  # noqa: E402
 from app.edge.protocol import HeaderDeadlineProtocol  # noqa: E402
@@ -195,6 +195,7 @@ def add_api_routes(app: FastAPI, store: Store) -> None:
             "invite_link": f"{base}/i/{made['invite']}",
             "spectator_link": f"{base}/w/{made['spectator']}",
             "version": 0,
+            "catalog": CATALOG_ID,
         }
 
     @app.post("/api/invites/{invite}", response_model=None)

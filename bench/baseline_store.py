@@ -29,8 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine
 from app.db import make_engine
+from engine.catalogs import DEFAULT_ID, built_in_registry
 
 CHANNEL = "inland_port_baseline"
+#: The numbers a new room is played with: the app's default for new rooms (`app.reads.catalogs`).
+CATALOG_ID = DEFAULT_ID
+CATALOG = built_in_registry().get(CATALOG_ID)
 
 metadata = MetaData()
 rooms = Table(
@@ -77,10 +81,10 @@ class Positions:
         known = self.known.get(room_id)
         if known is not None and known[0] == version:
             return known[1]
-        state = engine.new_game()
+        state = engine.new_game(CATALOG)
         logged = select(moves.c.move).where(moves.c.room_id == room_id).order_by(moves.c.seq)
         for move in connection.execute(logged).scalars():
-            state = engine.apply(state, engine.parse_move(move))
+            state = engine.apply(state, engine.parse_move(move, CATALOG))
         self.known[room_id] = (version, state)
         return state
 
@@ -91,7 +95,10 @@ class Positions:
         """A move made in another process: applied when this one knows the position before it."""
         known = self.known.get(room_id)
         if known is not None and known[0] == version - 1:
-            self.known[room_id] = (version, engine.apply(known[1], engine.parse_move(move)))
+            self.known[room_id] = (
+                version,
+                engine.apply(known[1], engine.parse_move(move, CATALOG)),
+            )
 
 
 def new_token() -> str:
@@ -144,7 +151,7 @@ class Store:
             if state.to_move != seat:
                 raise Refused(422, "not_your_turn", room.version)
             try:
-                parsed = engine.parse_move(move)
+                parsed = engine.parse_move(move, CATALOG)
                 new_state = engine.apply(state, parsed)
             except engine.MalformedMove:
                 raise Refused(400, "malformed_move", room.version) from None

@@ -32,10 +32,13 @@ from load_servers import Server  # noqa: E402
 
 import engine  # noqa: E402  (the project's rules engine, to follow each game)
 from app.settings import Settings  # noqa: E402
+from engine.catalogs import built_in_registry  # noqa: E402
 
 T = TypeVar("T")
 #: A board's version: a whole board's root element, or a patch's header (app.live.frames).
 VERSION_RE = re.compile(rb'data-version="(\d+)"|^<!--board-patch \{[^}]*"version":"(\d+)"')
+#: The catalogs a room may be played with (a room's creation answer names its own).
+CATALOGS = built_in_registry()
 COOKIE_PREFIX = "ip_"  # app.edge.cookies: the cookie that holds a browser's token for one room
 
 
@@ -135,6 +138,7 @@ class Room:
     """version -> canonical move the server acknowledged."""
     finished: bool = False
     state: engine.GameState = field(default_factory=engine.new_game)
+    """The position, played with the room's own catalog (the app's default for new rooms)."""
     version: int = 0
     """The position this client believes the room is at (re-read after a refused move)."""
     links: dict[int, HttpLink] = field(default_factory=dict)
@@ -201,6 +205,7 @@ async def create_room(
         tokens=(data["token"], claimed["token"]),
         spectator=spectator,
         servers=(host, other, servers[index % len(servers)].url),
+        state=engine.new_game(CATALOGS.get(data["catalog"])),
     )
 
 
@@ -279,7 +284,8 @@ async def one_move(
     link, token = room.link(seat), room.tokens[seat]
     if fetch_legal:
         status, data = await link.request("GET", f"/api/rooms/{room.room_id}/legal", token)
-        choices = [engine.parse_move(move) for move in json.loads(data)["moves"]]
+        catalog = room.state.catalog
+        choices = [engine.parse_move(move, catalog) for move in json.loads(data)["moves"]]
     else:
         choices = list(engine.legal_moves(room.state))
     if not choices:
@@ -325,8 +331,10 @@ async def fetch_position(room: Room) -> None:
     if status != 200:
         raise ConnectionError(f"reading the room failed with HTTP {status}")
     answer = json.loads(data)
+    catalog = room.state.catalog
     if "summary" in answer:
-        room.state, room.version = engine.from_summary(answer["summary"]), answer["version"]
+        state = engine.from_summary(answer["summary"], catalog)
+        room.state, room.version = state, answer["version"]
         return
     # A server without the game (bench/baseline.py): follow its move log from the start.
     status, data = await room.link(0).request(
@@ -334,9 +342,9 @@ async def fetch_position(room: Room) -> None:
     )
     if status != 200:
         raise ConnectionError(f"reading the moves failed with HTTP {status}")
-    state = engine.new_game()
+    state = engine.new_game(catalog)
     for entry in json.loads(data)["moves"]:
-        state = engine.apply(state, engine.parse_move(entry["move"]))
+        state = engine.apply(state, engine.parse_move(entry["move"], catalog))
     room.state, room.version = state, answer["version"]
 
 

@@ -12,8 +12,8 @@ move draws the same boards in every run, so two builds compare move for move.
 
 `--server baseline` makes the same seeded choices on bench/baseline.py (the same stack doing the
 least a correct server must do), so that the app's count divided by it is a ratio no busy machine
-moves (the bare server plays the engine's catalog, the app its default for new rooms: the moves
-chosen are alike, not the same). `--profile` profiles the app.
+moves (both play the app's default numbers for new rooms, so the moves are the same).
+`--profile` profiles the app.
 
 With `--callgrind` the server runs under `valgrind --tool=callgrind` with the instrumentation
 off until the rooms are open and their first boards sent; it counts the server process's
@@ -54,9 +54,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_lehavre_client
 from load_client import Results, create_room, one_move, wait_connected, watch
 from load_servers import COMMANDS, Server, free_port
-
-import engine
-from engine.catalogs import built_in_registry
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -113,11 +110,6 @@ def callgrind(pid: int, *options: str) -> None:
 async def play(args: argparse.Namespace, server: Server) -> Results:
     async with httpx.AsyncClient(timeout=600) as client:
         rooms = [await create_room(client, [server], i) for i in range(args.rooms)]
-        for room in rooms:  # the room's own catalog (the bare server plays the engine's default)
-            moves = f"{server.url}/api/rooms/{room.room_id}/moves"
-            answer = await client.get(moves, headers={"Authorization": f"Bearer {room.tokens[0]}"})
-            catalog = answer.json().get("catalog")
-            room.state = engine.new_game(catalog and built_in_registry().get(catalog))
     stop = asyncio.Event()
     watchers = [
         asyncio.create_task(watch(room, slot, token, server.url, stop))

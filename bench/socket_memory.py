@@ -132,7 +132,13 @@ async def steps(server: Server, rooms_wanted: int, snap_path: Path) -> list[dict
     half = rooms_wanted // 2
     first, second = rooms[:half], rooms[half : 2 * half]
     again = [
-        Room(room_id=r.room_id, tokens=r.tokens, spectator=r.spectator, servers=r.servers)
+        Room(
+            room_id=r.room_id,
+            tokens=r.tokens,
+            spectator=r.spectator,
+            servers=r.servers,
+            state=r.state,
+        )
         for r in first
     ]
     before = snapshot(server, snap_path)

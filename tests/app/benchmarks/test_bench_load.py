@@ -172,3 +172,20 @@ assert gc.get_freeze_count() == 0
         [sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert run.returncode == 0, run.stderr[-3000:]
+
+
+def test_the_load_client_and_the_baseline_play_the_numbers_of_the_apps_new_rooms() -> None:
+    """A room's catalog decides what is legal after a round changes: the client follows each room
+    with the catalog its creation answer names, and the baseline plays the app's default."""
+    check = """
+import sys
+sys.path.insert(0, "bench")
+import baseline_store, load_client
+from app.reads import catalogs
+assert baseline_store.CATALOG == catalogs.registry().default()
+assert load_client.CATALOGS.get(baseline_store.CATALOG_ID) == baseline_store.CATALOG
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr[-3000:]

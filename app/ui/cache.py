@@ -202,9 +202,9 @@ class PartMemo:
     """Parts of the board drawn in this process, by (part id, language, whether the viewer is a
     player, the part's key) -> (HTML, digest); the least recently used are forgotten past
     `size`. Only for a part whose key holds everything the part shows beyond the language and
-    the viewer's being a player, nothing of its room or version (`app.ui.parts`): every board
-    of every room then finds it drawn. Boards are drawn on the event loop and in worker
-    threads, hence the lock."""
+    the viewer's being a player, and nothing of its room or version but marks for them
+    (`app.ui.part_keys`): every board of every room then finds it drawn. Boards are drawn on the
+    event loop and in worker threads, hence the lock."""
 
     def __init__(self, size: int) -> None:
         self._size = size

@@ -11,30 +11,22 @@ the supply's heading, the log's heading) is the shell.
 The forms' one-off move ids (``client_move_id()``) are drawn as a mark first, so a part's digest
 depends only on what it shows; each mark is then filled in with a fresh id.
 
-Most parts also have a *key*: the values from the board's context that the part is drawn from,
-beyond what stays the same for one group of alike viewers (viewer, language, room). When the hub
-draws a group's next board it passes the group's previous `BoardSummary`; a part whose key is the
-same as then is neither drawn nor digested, its digest is taken over. Such a board can be sent as a
-patch only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
-board. The log's newest moves change with every move and have no key; the room's life is keyed
-by its `RoomLife` value (what it shows, and only that), so it is drawn only when that changed (a
-count of actions to take back, a request, an opponent away), not after every move; the log's
-earlier moves are keyed by the very log entries they show, which change once every eight moves.
-
-The status bar's turn, scores and presence, each mat's header, wheel, warehouse, goods counts and
-buildings off the wheel, and each round of the supply are *room-free*: their key holds everything
-they show beyond the language and whether the viewer is a player, nothing of the room or its
-version. They are remembered by process (`app.ui.cache.PARTS`), so a part drawn for one board is
-taken as it is for any other board of any room that shows the same: the other player's, the
-spectator's, another room's at the same point of its game.
+Each part has a *key* (`app.ui.part_keys`): the values it is drawn from. When the hub draws a
+group's next board it passes the group's previous `BoardSummary`; a part whose key is the same as
+then is neither drawn nor digested, its digest is taken over. Such a board can be sent as a patch
+only (`DrawnBoard.complete` is false); the hub draws every part when a socket needs the whole
+board. The room-free and room-marked parts are remembered by process (`app.ui.cache.PARTS`) and
+taken by any board of any room that shows the same; a room-marked part is drawn with the room's
+id and version as marks (`ROOM_MARK`, `VERSION_MARK`), filled in for each board before it is
+digested.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Hashable, Mapping
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import jinja2
 import jinja2.runtime
@@ -43,13 +35,16 @@ from markupsafe import Markup
 from app.live.frames import SHELL_KEY, BoardSummary, DrawnBoard, frame_of, part_hash
 
 from .cache import PARTS
-from .supply import SupplyRound
+from .part_keys import ROOM_FREE, ROOM_MARKED, sources
 from .templates import environment_for
 
 #: Stands for a form's move id while a part is drawn and digested.
 MOVE_ID_MARK = "\x01move-id\x01"
 #: Stands for a part in the shell while the shell is drawn.
 PART_MARK = "\x00"
+#: Stand for the room's id and version while a room-marked part is drawn.
+ROOM_MARK = "\x02room\x02"
+VERSION_MARK = "\x02version\x02"
 
 
 def move_id_mark() -> str:
@@ -63,162 +58,15 @@ def fill_move_ids(html: str) -> str:
     return pieces[0] + "".join(secrets.token_hex(12) + rest for rest in pieces[1:])
 
 
-#: The room-free parts (`PARTS`), by the start of their id.
-ROOM_FREE = (
-    "status-turn",
-    "status-scores",
-    "status-presence",
-    "mat-head-",
-    "mat-wheel-",
-    "mat-store-",
-    "mat-goods-",
-    "mat-locked-",
-    "overview-round-",
-)
+#: The values a room-marked part is drawn with in place of the room's id and version.
+_ROOM_MARKS = {"room_id": ROOM_MARK, "version": VERSION_MARK}
 
 
-#: What a part is drawn from: the board's context and the values the part adds -> a hashable
-#: value (None: draw it every time).
-KeyOf = Callable[[Mapping[str, Any], Mapping[str, Any]], Hashable]
-
-
-def _always(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    return None
-
-
-def _labels(context: Mapping[str, Any]) -> Hashable:
-    """What ``seat_label`` depends on beyond the language."""
-    return (context["computer_name"], context["view"].facts.computer_seat)
-
-
-def _links(context: Mapping[str, Any]) -> Hashable:
-    view = context["view"]
-    return (
-        view.invite_link,
-        view.spectator_link,
-        view.seat_link,
-        view.review_link,
-        context["waiting_for_opponent"],
-        bool(context["final"]),
+def _fill_room(html: str, context: Mapping[str, Any]) -> str:
+    """A room-marked part with the board's room id and version in place of their marks."""
+    return html.replace(ROOM_MARK, context["room_id"]).replace(
+        VERSION_MARK, str(context["version"])
     )
-
-
-def _final(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    return None if context["final"] else ("none",)
-
-
-def _scores(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    mats = tuple((m.seat, m.role, m.name, m.score) for m in context["mats"])
-    return ("scores", mats, _labels(context))
-
-
-def _presence(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    view = context["view"]
-    return (
-        "presence",
-        tuple(view.facts.online),
-        tuple(view.facts.seats_claimed),
-        view.facts.spectators,
-        _labels(context),
-    )
-
-
-def _life(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    """The room's life (templates/room_life.html) is drawn from its `RoomLife` value alone,
-    beyond the viewer, language and room."""
-    return ("life", context["life"])
-
-
-def _turn(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    """The status bar's turn; drawn every time while the computer thinks (the games it has
-    ahead of this one change on their own)."""
-    if context["computer_turn"]:
-        return None
-    state = context["state"]
-    standin = context["view"].facts.standin_seat if context["standin_turn"] else None
-    return (
-        ("turn", context["acting"], standin, context["turn_text"], bool(context["final"])),
-        (state.round_letter, context["actions_left"], context["forecast"], state.catalog),
-        _labels(context),
-    )
-
-
-def _pass(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    return None if context["pass_move"] else ("no pass",)  # its form carries the version
-
-
-def _mat_head(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    m = extra["m"]
-    return (m.seat, m.role, m.francs, m.score, _labels(context))
-
-
-def _mat_wheel(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    m = extra["m"]
-    return (m.seat, m.buildings, _labels(context), context["state"].catalog)
-
-
-def _mat_store(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    m = extra["m"]
-    return (m.seat, m.cells, m.name, context["warehouse"])
-
-
-def _mat_locked(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    m = extra["m"]
-    return (m.seat, tuple(b for b, age in m.buildings if age is None), context["state"].catalog)
-
-
-def _mat_sell(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    m = extra["m"]
-    if context["acting"] and m.role == "you" and context["sellable"]:
-        return None  # its forms carry the version
-    return ("none", m.seat)
-
-
-def _log_earlier(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    """The moves before the newest ones: the very same log entries and happenings
-    (`app.ui.cache.LogPieces`), so they are drawn once every `LOG_CHUNK` moves."""
-    return ("log-earlier", context["log"].earlier_key)
-
-
-def _round(context: Mapping[str, Any], extra: Mapping[str, Any]) -> Hashable:
-    round_: SupplyRound = extra["round"]
-    return round_.key
-
-
-_MAT_KEYS: dict[str, KeyOf] = {
-    "head": _mat_head,
-    "wheel": _mat_wheel,
-    "store": _mat_store,
-    "goods": _mat_store,
-    "locked": _mat_locked,
-    "sell": _mat_sell,
-}
-
-
-def _sources(context: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, Any], KeyOf]]:
-    """(part id, template, the values it adds to the board's context, its key), in the board's
-    order."""
-    yield "round-track", "board/status_rounds.html", {}, lambda c, _: ("rounds", c["rounds"])
-    yield "status-turn", "board/status_turn.html", {}, _turn
-    yield "status-scores", "board/status_scores.html", {}, _scores
-    yield "status-presence", "board/status_presence.html", {}, _presence
-    yield "status-pass", "board/status_pass.html", {}, _pass
-    yield "board-life", "board/life.html", {}, _life
-    yield "board-invite", "board/invite.html", {}, lambda c, _: ("invite", _links(c))
-    yield "board-final", "board/final.html", {}, _final
-    for m in context["mats"]:
-        for kind, key in _MAT_KEYS.items():
-            yield f"mat-{kind}-{m.seat}", f"board/mat_{kind}.html", {"m": m}, key
-    for index, round_ in enumerate(context["overview"]):
-        yield (
-            f"overview-round-{index}",
-            "board/overview_round.html",
-            {"round": round_, "index": index},
-            _round,
-        )
-    yield "log-newest", "board/log.html", {"piece": "newest"}, _always
-    yield "log-earlier", "board/log.html", {"piece": "earlier"}, _log_earlier
-    yield "board-links", "board/links.html", {}, lambda c, _: ("links", _links(c))
 
 
 def _shell_key(context: Mapping[str, Any], oob: bool) -> Hashable:
@@ -313,39 +161,57 @@ def render_template(lang: str, name: str, values: dict[str, Any]) -> str:
     return _render(lang, name, {**environment_for(lang).globals, **values})
 
 
+def _remembered(
+    memo: tuple[str, str, bool, Hashable],
+    template: str,
+    values: dict[str, Any],
+    extra: Mapping[str, Any],
+) -> tuple[str, int]:
+    """A part remembered by process (`PARTS`) by (id, language, viewer plays, key), drawn when no
+    board drew it before, with marks for the room's id and version (a room-free part shows
+    neither; a room-marked part has them filled in for each board)."""
+    found = PARTS.get(memo)
+    if found is None:
+        html = _render(memo[1], template, values, {**extra, **_ROOM_MARKS})
+        found = (html, part_hash(html))
+        PARTS.put(memo, found)
+    return found
+
+
 def _draw_parts(
     context: dict[str, Any], lang: str, before: BoardSummary | None = None
 ) -> tuple[str, dict[str, str], dict[str, int], dict[str, int]]:
     """The board's frame, the HTML of the parts drawn, every part's digest and key (hashed).
 
     With `before` (the same group's previous board), a part whose key is unchanged is not drawn;
-    a room-free part drawn for any board before is taken from `PARTS`.
+    a room-free or room-marked part drawn for any board before is taken from `PARTS`.
     """
     values = {**environment_for(lang).globals, **context, "client_move_id": move_id_mark}
     marked: dict[str, str] = {}
     hashes: dict[str, int] = {}
     keys: dict[str, int] = {}
-    for name, template, extra, key_of in _sources(context):
+    is_player = bool(context["is_player"])
+    for name, template, extra, key_of in sources(context):
         raw_key = key_of(context, extra)
         key = key_hash(raw_key)
-        memo = None
         if key is not None:
             keys[name] = key
             kept = kept_digest(before, name, key)
             if kept is not None:
                 hashes[name] = kept
                 continue
-            if name.startswith(ROOM_FREE):
-                memo = (name, lang, bool(context["is_player"]), raw_key)
-                found = PARTS.get(memo)
-                if found is not None:
-                    marked[name], hashes[name] = found
-                    continue
-        html = _render(lang, template, values, extra)
-        marked[name] = html
-        hashes[name] = part_hash(html)
-        if memo is not None:
-            PARTS.put(memo, (html, hashes[name]))
+        if key is not None and name.startswith(ROOM_MARKED):
+            shown, _version = cast(tuple[Hashable, int | None], raw_key)
+            drawn, _digest = _remembered((name, lang, is_player, shown), template, values, extra)
+            html = _fill_room(drawn, context)
+            digest = part_hash(html)
+        elif key is not None and name.startswith(ROOM_FREE):
+            memo = (name, lang, is_player, raw_key)
+            html, digest = _remembered(memo, template, values, extra)
+        else:
+            html = _render(lang, template, values, extra)
+            digest = part_hash(html)
+        marked[name], hashes[name] = html, digest
     frame = frame_of(hashes, board_attrs(context))
     return frame, {name: fill_move_ids(html) for name, html in marked.items()}, hashes, keys
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from unittest import mock
 
 import pytest
@@ -15,10 +16,15 @@ from support.dom_patch import apply, board_of, elements, normalised, parse
 from app.i18n import LANGUAGES
 from app.live.frames import PATCH_PREFIX, BoardSummary
 from app.reads.roomview import RoomView
-from app.ui import parts
+from app.ui import part_keys, parts
 from app.ui.board import draw_board, render_board
 from app.ui.cache import PARTS, PartMemo
 from bench import games
+
+
+def _no_move_ids(html: str) -> str:
+    """A part with its forms' one-off move ids left out."""
+    return re.sub(r'name="client_move_id" value="[0-9a-f]+"', "", html)
 
 
 def _view(game: list[games.Position], at: int, seat: int | None, rng: random.Random) -> RoomView:
@@ -194,10 +200,11 @@ def test_what_the_player_may_act_on_is_listed_on_the_board_not_drawn_into_its_ti
 def test_a_part_found_drawn_in_the_process_is_the_part_drawn_anew(
     seed: int, langs: list[str]
 ) -> None:
-    """The room-free parts are remembered by process (`app.ui.cache.PARTS`) and taken by every
-    board of every room that shows the same. Two rooms played side by side (both players and a
-    spectator each, in their languages; the second against the computer): every board is the
-    board drawn with nothing remembered, and parts were taken."""
+    """The room-free and room-marked parts are remembered by process (`app.ui.cache.PARTS`) and
+    taken by every board of every room that shows the same. Two rooms played side by side (both
+    players and a spectator each, in their languages; the second against the computer): every
+    board is the board drawn with nothing remembered, parts were taken, and every form of a
+    room-marked part names its own room and version."""
     rng = random.Random(seed)
     rooms = [games.positions(rng.randrange(20, 90), rng.choice) for _ in range(2)]
     viewers = list(zip((0, 1, None), langs, strict=True))
@@ -215,7 +222,8 @@ def test_a_part_found_drawn_in_the_process_is_the_part_drawn_anew(
                     alone = draw_board(view, lang=lang, before=last)
                 remembered = len(PARTS)
                 board = draw_board(view, lang=lang, before=last)
-                free = [name for name in board.parts if name.startswith(parts.ROOM_FREE)]
+                shared = part_keys.ROOM_FREE + part_keys.ROOM_MARKED
+                free = [name for name in board.parts if name.startswith(shared)]
                 taken += len(free) - (len(PARTS) - remembered)
                 assert (board.frame, board.hashes, board.keys) == (
                     alone.frame,
@@ -223,6 +231,14 @@ def test_a_part_found_drawn_in_the_process_is_the_part_drawn_anew(
                     alone.keys,
                 )
                 assert board.parts.keys() == alone.parts.keys()
-                assert all(board.parts[name] == alone.parts[name] for name in free)
+                assert all(
+                    _no_move_ids(board.parts[name]) == _no_move_ids(alone.parts[name])
+                    for name in free
+                )
+                for html in board.parts.values():
+                    assert parts.ROOM_MARK not in html and parts.VERSION_MARK not in html
+                    assert set(re.findall(r"/rooms/([^/\"]+)/", html)) <= {view.room_id}
+                    versions = re.findall(r'name="version" value="([^"]*)"', html)
+                    assert set(versions) <= {str(view.version)}
                 before[(index, seat)] = board.summary()
     assert taken > 0

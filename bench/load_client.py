@@ -132,13 +132,13 @@ class Room:
     spectator: str
     servers: tuple[str, str, str]
     """Which server each socket (seat 0, seat 1, spectator) and each player's requests use."""
+    state: engine.GameState
+    """The position, played with the room's own catalog (its creation answer names it)."""
     seen: list[int] = field(default_factory=lambda: [0, 0, 0])
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     acknowledged: dict[int, str] = field(default_factory=dict)
     """version -> canonical move the server acknowledged."""
     finished: bool = False
-    state: engine.GameState = field(default_factory=engine.new_game)
-    """The position, played with the room's own catalog (the app's default for new rooms)."""
     version: int = 0
     """The position this client believes the room is at (re-read after a refused move)."""
     links: dict[int, HttpLink] = field(default_factory=dict)

@@ -41,8 +41,8 @@ from app.routes import (
     review,
     roomlife,
     roomlife_api,
-    ws,
 )
+from app.routes.ws import RoomSockets
 from app.services.errors import ServiceError
 from app.settings import Settings
 from app.ui.templates import environment_for
@@ -93,6 +93,7 @@ def _document_catalogs(app: FastAPI) -> None:
 
 
 def _add_middleware(app: FastAPI, settings: Settings) -> None:
+    app.add_middleware(RoomSockets)  # innermost: the room sockets, inside the socket cap
     app.add_middleware(
         AbuseLimits,
         rooms_per_minute=settings.rooms_per_minute,
@@ -177,7 +178,6 @@ def _add_routes(app: FastAPI) -> None:
     app.include_router(chat.api_router)
     app.include_router(chat.router)
     app.include_router(links.router)
-    app.include_router(ws.router)
     app.include_router(pages.router)
     app.include_router(review.router)
     app.include_router(roomlife.router)

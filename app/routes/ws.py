@@ -24,15 +24,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import secrets
 import time
 from collections import deque
 
 import anyio
-from fastapi import APIRouter, WebSocket
 from starlette import status
 from starlette.concurrency import run_in_threadpool
-from starlette.websockets import WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.deps import base_url, get_hub, get_sessionmaker, get_settings
 from app.edge.cookies import cookie_name
@@ -45,8 +46,6 @@ from app.reads import catalogs
 from app.reads.roomview import Viewer
 from app.services import presence, seats
 
-router = APIRouter()
-
 MAX_MESSAGE_BYTES = 8 * 1024
 RATE_LIMIT = 100
 RATE_WINDOW = 20.0
@@ -57,8 +56,31 @@ NOT_HERE = (
     "This socket only sends boards: moves are posted over HTTP.</div>"
 )
 
+SOCKET_PATH = re.compile(r"/ws/rooms/([^/]+)")
 
-@router.websocket("/ws/rooms/{room_id}")
+
+class RoomSockets:
+    """ASGI middleware: a handshake on `/ws/rooms/{room_id}` goes straight to `room_socket`.
+
+    An open socket keeps its whole call stack for as long as the page stays open, and every
+    full pass of Python's collector walks it. The framework's routing layers (exception
+    handling, exit stacks, router, route and endpoint wrappers) were ~70 of the ~400 objects
+    a socket held with its share of its room (docs/performance.md). The room's token comes
+    from the query (`?token=`, the last one if repeated) or the room's cookie.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        match = SOCKET_PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
+        if match is None:
+            await self.app(scope, receive, send)
+            return
+        websocket = WebSocket(scope, receive, send)
+        await room_socket(websocket, match[1], websocket.query_params.get("token"))
+
+
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
     settings = get_settings(websocket)
     if not origin_allowed(websocket.scope["headers"], settings.extra_origins):

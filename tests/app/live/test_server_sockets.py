@@ -102,6 +102,27 @@ def test_a_token_of_another_room_is_refused(client: TestClient) -> None:
     assert refused.value.code == status.WS_1008_POLICY_VIOLATION
 
 
+@pytest.mark.parametrize("suffix", ["/", "/board", "%2Fboard"])
+def test_a_socket_on_any_other_path_is_refused(client: TestClient, suffix: str) -> None:
+    room = new_room(client)
+    path = f"/ws/rooms/{room['room']}{suffix}?token={room['tokens'][0]}"
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(path) as ws:
+        ws.receive_text()
+
+
+def test_of_two_tokens_in_the_address_the_last_counts(client: TestClient) -> None:
+    room = new_room(client)
+    path = ws_path(room, room["tokens"][0]) + "&token=" + "q" * 43
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(path) as ws,
+    ):
+        ws.receive_text()
+    assert refused.value.code == status.WS_1008_POLICY_VIOLATION
+    with client.websocket_connect(ws_path(room, "q" * 43) + "&token=" + room["spectator"]) as ws:
+        assert next_board(ws)[0] == 0
+
+
 def test_a_foreign_origin_is_refused_and_the_own_origin_accepted(client: TestClient) -> None:
     room = new_room(client)
     path = ws_path(room, room["tokens"][0])

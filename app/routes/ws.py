@@ -64,7 +64,7 @@ class RoomSockets:
 
     An open socket keeps its whole call stack for as long as the page stays open, and every
     full pass of Python's collector walks it. The framework's routing layers (exception
-    handling, exit stacks, router, route and endpoint wrappers) were ~70 of the ~400 objects
+    handling, exit stacks, router, route and endpoint wrappers) were ~70 of the ~320 objects
     a socket held with its share of its room (docs/performance.md). The room's token comes
     from the query (`?token=`, the last one if repeated) or the room's cookie.
     """

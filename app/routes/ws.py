@@ -81,7 +81,7 @@ class RoomSockets:
         await room_socket(websocket, match[1], websocket.query_params.get("token"))
 
 
-async def room_socket(websocket: WebSocket, room_id: str, token: str | None = None) -> None:
+async def room_socket(websocket: WebSocket, room_id: str, token: str | None) -> None:
     settings = get_settings(websocket)
     if not origin_allowed(websocket.scope["headers"], settings.extra_origins):
         await websocket.close(code=status.WS_1008_POLICY_VIOLATION, reason="origin not allowed")

@@ -6,6 +6,7 @@ drawn by `app.ui.chat`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -13,7 +14,7 @@ from app.live.frames import BoardSummary, DrawnBoard
 from app.live.sockets import BoardGroup, HandOut
 from app.reads import queries
 from app.reads.chatview import ChatGroup, ChatView, load_chat
-from app.reads.roomview import RoomFacts, RoomView
+from app.reads.roomview import LogEntry, RoomFacts, RoomView
 from app.services.errors import RoomNotFound
 from app.ui.cache import Shared
 from app.ui.chat import render_chat_update
@@ -54,18 +55,13 @@ class BoardPainter:
         hand_out: HandOut | None = None,
         previous: Mapping[BoardGroup, BoardSummary] | None = None,
     ) -> tuple[RoomFacts, int, dict[BoardGroup, DrawnBoard]]:
-        with self._sessions() as session:
-            if facts is None:
-                facts = queries.load_room_facts(
-                    session,
-                    room_id=room_id,
-                    presence_timeout=self._presence_timeout,
-                    absent_after=self._absent_after,
-                )
+        found = None
+        if facts is not None:
             version = max(version, facts.version)
-            state, log = queries.load_position(
-                session, room_id=room_id, version=version, game=facts.game
-            )
+            found = queries.remembered_position(room_id, version, facts.game)
+        if facts is None or found is None:
+            facts, version, found = self._read(room_id, facts, version)
+        state, log = found
         boards = {}
         shared: Shared = {}  # the parts drawn alike for several groups, drawn once
         to_move = games.game(facts.game).to_move(state)
@@ -81,6 +77,24 @@ class BoardPainter:
             if hand_out is not None:
                 hand_out(group, boards[group])
         return facts, version, boards
+
+    def _read(
+        self, room_id: str, facts: RoomFacts | None, version: int
+    ) -> tuple[RoomFacts, int, tuple[Any, tuple[LogEntry, ...]]]:
+        """The room's facts (when not given) and its position, read in one session."""
+        with self._sessions() as session:
+            if facts is None:
+                facts = queries.load_room_facts(
+                    session,
+                    room_id=room_id,
+                    presence_timeout=self._presence_timeout,
+                    absent_after=self._absent_after,
+                )
+            version = max(version, facts.version)
+            found = queries.load_position(
+                session, room_id=room_id, version=version, game=facts.game
+            )
+        return facts, version, found
 
 
 def drawing_order(group: BoardGroup, to_move: int | None) -> int:

@@ -221,11 +221,17 @@ def load_position(
 def position_in_memory(room_id: str, version: int, game: str = "inland_port") -> bool:
     """Whether `load_position` answers without reading: the room's position after `version`
     moves is in this process's cache (the move's own, or the one its NOTIFY carried)."""
-    if game == "inland_port":
-        found = positions.get(room_id)
-        return found is not None and found.version == version
-    other = games.game_positions.get(room_id)
-    return other is not None and other.version == version
+    return remembered_position(room_id, version, game) is not None
+
+
+def remembered_position(
+    room_id: str, version: int, game: str = "inland_port"
+) -> tuple[Any, tuple[LogEntry, ...]] | None:
+    """`load_position`'s answer when it is in this process's cache, else None (nothing read)."""
+    found = (positions if game == "inland_port" else games.game_positions).get(room_id)
+    if found is None or found.version != version:
+        return None
+    return found.state, found.log
 
 
 def ending_of(room: Room) -> Ending | None:

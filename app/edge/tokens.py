@@ -12,6 +12,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+from functools import lru_cache
 
 TOKEN_BYTES = 32
 
@@ -42,7 +43,10 @@ def invite_token_for(host_token: str, seat: int | None = None) -> str:
     return derive_token(host_token, "invite" if seat is None else f"invite-{seat}")
 
 
+@lru_cache(maxsize=8192)
 def spectator_token_for(seat_token: str) -> str:
+    """The spectator link's token of a seat's holder (remembered: every board a player is
+    drawn shows it)."""
     return derive_token(seat_token, "spectator")
 
 

@@ -43,7 +43,7 @@ def frame_of(hashes: Mapping[str, int], attrs: Mapping[str, str]) -> str:
     """The frame of a board: a digest of its parts (in order) and its element's attributes."""
     digest = hashlib.blake2b(";".join(hashes).encode(), digest_size=8)
     digest.update(struct.pack(f">{len(hashes)}Q", *hashes.values()))
-    digest.update(json.dumps(attrs, sort_keys=True).encode())
+    digest.update("\x1f".join(f"{name}\x1e{attrs[name]}" for name in sorted(attrs)).encode())
     return digest.hexdigest()
 
 

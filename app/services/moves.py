@@ -62,6 +62,7 @@ _SEAT_SEEN = (
     .where(_SEATS.c.room_id == bindparam("room"), _SEATS.c.seat == bindparam("mover"))
     .values(last_seen_at=bindparam("seen_at"))
 )
+_HELD_SEATS = select(_SEATS.c.seat).where(_SEATS.c.room_id == bindparam("room"))
 #: What a move reads of its room's row under the lock (not the snapshot it replaces).
 _LOCKED_COLUMNS = (
     Room.id,
@@ -382,7 +383,7 @@ def _answer_again(
 
 def every_seat_taken(session: Session, room: Room | Row[Any]) -> bool:
     """Whether every seat of `room` is taken (by people, or by the computer)."""
-    held = set(session.scalars(select(Seat.seat).where(Seat.room_id == room.id)))
+    held = set(session.connection().execute(_HELD_SEATS, {"room": room.id}).scalars())
     held.update(computer_seats(room))
     if room.computer_seat is not None:
         held.add(room.computer_seat)

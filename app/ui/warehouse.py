@@ -41,8 +41,9 @@ class Counter:
 def have(state: GameState, seat: int) -> dict[str, int]:
     """A player's goods amounts and francs, as the reasons and previews count them."""
     player = state.players[seat]
-    warehouse = state.catalog.warehouse
-    result = {good: warehouse.amount(player.goods[good]) for good in GOODS}
+    amount = state.catalog.warehouse.amount
+    cells = dict(zip(CELL_ORDER, player.cells, strict=True))
+    result = {good: amount(cells[good]) for good in GOODS}
     result["francs"] = player.francs
     return result
 

@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocket
+from support.boards import playing_facts, text_board
 from support.coroutines import run_async
 from support.hub import (
     OTHER_SPECTATOR,
@@ -32,9 +33,10 @@ import engine
 from app.live import notify
 from app.live.frames import PATCH_PREFIX, DrawnBoard, frame_of, part_hash
 from app.live.hub import Hub
-from app.live.painters import drawing_order
+from app.live.painters import BoardPainter, drawing_order
 from app.live.sockets import BoardGroup, HandOut, RoomSocket
 from app.reads import games, positions, queries
+from app.reads.roomview import RoomView
 from app.routes import ws
 from engine import lehavre
 from engine.games import game
@@ -210,6 +212,26 @@ def test_a_position_is_in_memory_only_at_its_version() -> None:
     assert queries.position_in_memory(room_id, 0)
     assert not queries.position_in_memory(room_id, 1)
     assert not queries.position_in_memory(room_id, 0, "lehavre")
+
+
+def test_a_painter_draws_a_position_in_memory_without_a_session() -> None:
+    room_id = "painted-" + "".join(random.choices("abcdef", k=12))
+    state = engine.new_game()
+    positions.positions.put(room_id, positions.Position(0, state, ()))
+    drawn: list[tuple[object, int | None]] = []
+
+    def no_session() -> object:
+        raise AssertionError("a position in memory needs no session")
+
+    def render(view: RoomView, **_: object) -> DrawnBoard:
+        drawn.append((view.state, view.viewer_seat))
+        return text_board("drawn")
+
+    painter = BoardPainter(cast(Any, no_session), render, presence_timeout=30.0)
+    groups = frozenset(BoardGroup.of(v, "en", "http://x") for v in (SEAT_0, SPECTATOR))
+    facts, version, boards = painter(room_id, playing_facts(room_id, 0, 1), 0, groups)
+    assert (facts.room_id, version, len(boards)) == (room_id, 0, 2)
+    assert sorted(drawn, key=str) == [(state, 0), (state, None)]
 
 
 def test_the_player_to_move_is_drawn_first_then_the_mover_then_the_spectators() -> None:

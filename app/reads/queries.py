@@ -207,10 +207,11 @@ def load_position(
     """The position after the first `version` moves of a room of `game`, and the log that led
     there (cached)."""
     try:
+        remembered = remembered_position(room_id, version, game)
+        if remembered is not None:
+            return remembered
         if game != "inland_port":
-            other = games.game_positions.get(room_id)
-            if other is None or other.version != version:
-                other = games.game_position(session, room_row(session, room_id), version)
+            other = games.game_position(session, room_row(session, room_id), version)
             return other.state, other.log
         found = position(session, room_id, version)
         return found.state, found.log

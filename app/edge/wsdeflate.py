@@ -13,15 +13,22 @@ objects when a message is done, and an idle socket holds no compression state. W
 4 KiB and boards of tens of KB the context from the previous message saved little;
 docs/performance.md ("Memory per open socket") has what each setting costs in memory and in
 bytes per update.
+
+Once a socket is open the protocol lets go of its handshake's request and answer, which uvicorn
+reads no more: the answer with its headers, ~11 objects a socket (`bench/socket_memory.py`) that
+every full collector pass would walk (the request stays held by `websockets`' parser).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.base import ServerExtensionFactory
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+
+if TYPE_CHECKING:
+    from uvicorn._types import ASGISendEvent
 
 #: zlib's bounds for a raw deflate stream's window (as a power of two) and its memLevel.
 WINDOW_BITS_RANGE = range(9, 16)
@@ -49,7 +56,8 @@ def deflate_factory(
 def protocol_class(
     *, enabled: bool, window_bits: int, mem_level: int, keep_context: bool = False
 ) -> type[WebSocketsSansIOProtocol]:
-    """uvicorn's WebSocket protocol offering the given permessage-deflate settings (or none)."""
+    """uvicorn's WebSocket protocol offering the given permessage-deflate settings (or none),
+    keeping nothing of a handshake once its socket is open."""
     offer: list[ServerExtensionFactory] = (
         [deflate_factory(window_bits, mem_level, keep_context=keep_context)] if enabled else []
     )
@@ -62,5 +70,12 @@ def protocol_class(
             # uvicorn builds the connection with its own fixed offer; ours replaces it before
             # the handshake reads it.
             self.conn.available_extensions = list(self.offered_extensions)
+
+        async def send(self, message: ASGISendEvent) -> None:
+            await super().send(message)
+            if message["type"] == "websocket.accept" and self.handshake_complete:
+                # uvicorn reads the handshake's request and answer only until the socket is
+                # open: let go of them (module docstring).
+                del self.request, self.response
 
     return DeflateSettingsProtocol

@@ -3,11 +3,16 @@ real server agrees to with a client that offers compression."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.sync.client import connect
 
@@ -99,3 +104,44 @@ def test_a_started_server_compresses_each_message_alone(default_server: AppServe
         while 'id="board"' in answer:  # a board redrawn meanwhile (presence) may come first
             answer = str(ws.recv(timeout=10))
         assert "move-error" in answer
+
+
+async def _greet_then_echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """A bare ASGI app: accepts a socket, then echoes what it is sent."""
+    assert scope["type"] == "websocket"
+    await receive()  # the connect
+    await send({"type": "websocket.accept"})
+    while (message := await receive())["type"] == "websocket.receive":
+        await send({"type": "websocket.send", "text": message["text"]})
+
+
+def test_an_open_socket_keeps_nothing_of_its_handshake() -> None:
+    """Once a socket is open, its protocol holds neither the handshake's request nor its answer
+    (their headers would stay walked by the collector for the socket's life), and the socket
+    works on."""
+    config = uvicorn.Config(
+        _greet_then_echo,
+        host="127.0.0.1",
+        port=0,
+        ws=websocket_protocol_for(Settings()),
+        lifespan="off",
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        with connect(f"ws://127.0.0.1:{port}/", compression="deflate") as ws:
+            ws.send("first")
+            assert ws.recv(timeout=10) == "first"
+            [protocol] = list(server.server_state.connections)
+            assert isinstance(protocol, WebSocketsSansIOProtocol) and protocol.handshake_complete
+            assert not hasattr(protocol, "request") and not hasattr(protocol, "response")
+            ws.send("second")
+            assert ws.recv(timeout=10) == "second"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -85,7 +85,7 @@ class _Feed:
         self.whole_wanted: set[BoardGroup] = set()
         self.changed = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
-        self.chat_changed = asyncio.Event()
+        self.chat_pending = False  # the chat changed since it was last drawn (`draw_chats`)
         self.chat_task: asyncio.Task[None] | None = None
         #: The newest version whose boards went to the sockets (`Hub.wait_for_boards`).
         self.handed_out = -1
@@ -199,24 +199,24 @@ class _Feed:
                 self.changed.set()
 
     async def draw_chats(self, room_id: str, make_chats: ChatMaker) -> None:
-        """Draw and hand out the room's chat after every change, for as long as it is watched."""
-        while True:
-            await self.chat_changed.wait()
-            self.chat_changed.clear()
+        """Draw and hand out the room's chat until no change is left (started at a change by
+        `Hub.deliver_chat`: a room whose chat is quiet keeps no task)."""
+        while self.chat_pending:
+            self.chat_pending = False
             groups = frozenset(socket.chat_group for socket in self.sockets)
             try:
                 chats = await asyncio.to_thread(make_chats, room_id, groups)
             except Exception:
                 log.exception("drawing the chat of room %s failed; trying again", room_id)
-                self.chat_changed.set()
+                self.chat_pending = True
                 await asyncio.sleep(RETRY_DELAY)
                 continue
             for socket in self.sockets:
                 if socket.chat_group not in groups:  # joined while the chat was drawn
-                    self.chat_changed.set()
+                    self.chat_pending = True
                 elif socket.chat_group in chats:
                     socket.offer_chat(chats[socket.chat_group])
-            del chats
+        self.chat_task = None  # drawn: nothing of the task stays with a quiet room
 
 
 class Hub:
@@ -246,8 +246,6 @@ class Hub:
         if feed is None:
             feed = self._feeds[room_id] = _Feed(self._make_boards, self._at_once)
             feed.task = self._loop.create_task(feed.draw_boards(room_id))
-            if self.make_chats is not None:
-                feed.chat_task = self._loop.create_task(feed.draw_chats(room_id, self.make_chats))
         feed.sockets.add(socket)
 
     def leave(self, room_id: str, socket: RoomSocket) -> None:
@@ -321,10 +319,12 @@ class Hub:
                 self.holders.recheck(room, list(feed.sockets if sockets is None else sockets))
 
     def deliver_chat(self, room_id: str) -> None:
-        """Wake the room's chat feed (runs on the event loop)."""
+        """Draw the room's chat here (on the event loop), starting its task unless it runs."""
         feed = self._feeds.get(room_id)
-        if feed is not None:
-            feed.chat_changed.set()
+        if feed is not None and self.make_chats is not None:
+            feed.chat_pending = True
+            if feed.chat_task is None or feed.chat_task.done():
+                feed.chat_task = self._loop.create_task(feed.draw_chats(room_id, self.make_chats))
 
     def chat_changed(self, room_id: str) -> None:
         """`notify.ChatPublisher`: safe to call from any thread, after the commit."""

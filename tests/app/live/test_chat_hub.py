@@ -60,6 +60,27 @@ def test_a_chat_change_draws_once_per_group_and_sockets_keep_only_the_newest() -
     run_async(scenario())
 
 
+def test_a_quiet_chat_keeps_no_task_and_a_change_while_drawing_is_drawn_after() -> None:
+    async def scenario() -> None:
+        chats = FakeChats()
+        hub = Hub(asyncio.get_running_loop(), FakePainter(), chats)
+        socket = socket_for(SEAT_0)
+        hub.join("r1", socket)
+        assert hub._feeds["r1"].chat_task is None
+        hub.chat_changed("r1")
+        hub.chat_changed("r1")  # while the first drawing has not run: drawn with it
+        await asyncio.sleep(0.05)
+        assert len(chats.calls) == 1
+        assert hub._feeds["r1"].chat_task is None  # drawn: the room waits with no task
+        hub.chat_changed("r1")
+        await asyncio.sleep(0.05)
+        assert len(chats.calls) == 2
+        assert await asyncio.wait_for(socket.next_frame(), 5) == "chat 2 for 0"
+        hub.leave("r1", socket)
+
+    run_async(scenario())
+
+
 def test_the_chat_notice_reads_back() -> None:
     assert notify.decode("room1 chat") == notify.Notification("room1", None, chat=True)
     assert notify.decode("room1 *").chat is False

@@ -69,7 +69,7 @@ def _reason(words: Words, cost: tuple[tuple[str, int], ...], wallet: Wallet) -> 
 
 @lru_cache(maxsize=4096)
 def _reasons(
-    words: Words, catalog: Catalog, in_supply: frozenset[str], wallet: Wallet
+    words: Words, catalog: Catalog, in_supply: tuple[str, ...], wallet: Wallet
 ) -> tuple[tuple[str, str], ...]:
     """(building, why it would not be built from `wallet`) for a round's supply cards, by id.
     Remembered: a round's supply and a player's wallet most often stay as they were from one
@@ -152,7 +152,9 @@ class RoundFacts:
     when: str
     buildings: tuple[str, ...]
     owners: tuple[int | None, ...]
-    in_supply: frozenset[str]
+    in_supply: tuple[str, ...]
+    """In the catalog's order; a tuple of strings, which the collector stops tracking (the
+    round facts of thousands of positions stay remembered, `_facts`), where a set it walks."""
 
 
 def round_facts(state: GameState) -> tuple[RoundFacts, ...]:
@@ -189,7 +191,7 @@ def _facts(
                 _when(index, round_index),
                 ids,
                 owners,
-                frozenset(b for b in ids if b in in_supply),
+                tuple(b for b in ids if b in in_supply),
             )
         )
     return tuple(result)

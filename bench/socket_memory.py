@@ -15,11 +15,12 @@ rooms and then, in three steps, idle sockets as `bench/load.py` opens them (perm
 
 After each step it waits until every new socket holds its first board, runs a full collection in
 the server (so garbage is not counted), and reads the server's RSS and a tracemalloc snapshot. It
-prints, per socket, the growth of RSS and of Python's allocations from step 1 to 2 ("per socket
-with its room") and from step 2 to 3 ("per extra socket"), and the allocations that grew most
-from step 2 to 3, grouped by traceback (``--top``). tracemalloc sees zlib's and the interpreter's
-allocations, not the kernel's socket buffers nor the allocator's own overhead; its bookkeeping
-makes the server's RSS larger than without it, so ``--no-trace`` measures RSS alone.
+prints, per socket, the growth of RSS, of Python's allocations and of the objects the collector
+tracks (what its full passes walk) from step 1 to 2 ("per socket with its room") and from step 2
+to 3 ("per extra socket"), and the allocations that grew most from step 2 to 3, grouped by
+traceback (``--top``). tracemalloc sees zlib's and the interpreter's allocations, not the
+kernel's socket buffers nor the allocator's own overhead; its bookkeeping makes the server's RSS
+larger than without it, so ``--no-trace`` measures RSS alone.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def serve(kind: str) -> None:
         gc.collect()
         if tracemalloc.is_tracing():
             tracemalloc.take_snapshot().dump(str(path))
-        path.with_suffix(".done").write_text("1")
+        tracked = len(gc.get_objects()) - gc.get_freeze_count()
+        path.with_suffix(".done").write_text(str(tracked))
 
     signal.signal(signal.SIGUSR1, dump)
     if kind == "app":
@@ -84,8 +86,9 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def snapshot(server: Server, path: Path) -> tracemalloc.Snapshot | None:
-    """Collect in the server and read its snapshot (None without tracing)."""
+def snapshot(server: Server, path: Path) -> tuple[tracemalloc.Snapshot | None, int]:
+    """Collect in the server and read its snapshot (None without tracing) and how many objects
+    the collector tracks in it, those frozen at start left out: what its full passes walk."""
     assert server.process is not None
     done = path.with_suffix(".done")
     done.unlink(missing_ok=True)
@@ -95,11 +98,13 @@ def snapshot(server: Server, path: Path) -> tracemalloc.Snapshot | None:
         if time.monotonic() > deadline:
             raise RuntimeError("the server wrote no snapshot")
         time.sleep(0.1)
+    while not (tracked := done.read_text()):  # seen before its text was written
+        time.sleep(0.1)
     if not path.exists():
-        return None
+        return None, int(tracked)
     taken = tracemalloc.Snapshot.load(str(path))
     path.unlink()
-    return taken
+    return taken, int(tracked)
 
 
 async def open_sockets(
@@ -141,14 +146,24 @@ async def steps(server: Server, rooms_wanted: int, snap_path: Path) -> list[dict
         )
         for r in first
     ]
-    before = snapshot(server, snap_path)
-    found.append({"step": "rooms", "sockets": 0, "rss_kib": rss_kib(pid), "snap": before})
+    before, tracked = snapshot(server, snap_path)
+    found.append(
+        {"step": "rooms", "sockets": 0, "rss_kib": rss_kib(pid), "snap": before, "objects": tracked}
+    )
     sockets = 0
     for name, group in (("first half", first), ("second half", second), ("again", again)):
         await open_sockets(group, stop, tasks)
         sockets += 3 * len(group)
-        taken = snapshot(server, snap_path)
-        found.append({"step": name, "sockets": sockets, "rss_kib": rss_kib(pid), "snap": taken})
+        taken, tracked = snapshot(server, snap_path)
+        found.append(
+            {
+                "step": name,
+                "sockets": sockets,
+                "rss_kib": rss_kib(pid),
+                "snap": taken,
+                "objects": tracked,
+            }
+        )
     stop.set()
     for task in tasks:
         task.cancel()
@@ -233,6 +248,10 @@ def main() -> int:
                 ),
                 "traced_kib_per_socket": round(
                     (traced_kib(later["snap"]) - traced_kib(earlier["snap"])) / count, 1
+                ),
+                "objects_per_socket": round(
+                    (int(later["objects"]) - int(earlier["objects"])) / count,  # type: ignore[call-overload]
+                    1,
                 ),
             }
         )

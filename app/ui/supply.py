@@ -8,7 +8,6 @@ track shows the same rounds: past, current or still to come.
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Mapping
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from app.reads.roomview import RoomView
@@ -111,14 +110,12 @@ class SupplyRound:
         self, view: RoomView, index: int, facts: RoundFacts, words: Words, wallet: Wallet | None
     ) -> None:
         self.index = index
-        self.letter = facts.letter
-        self.when = facts.when
+        self.letter, self.when, self._buildings, self._owners, self._in_supply = facts
         self._view = view
-        self._facts = facts
         self._words = words
         #: Why each supply card could not be built by the viewer (a player, whose `wallet` it is).
         self._reasons = (
-            () if wallet is None else _reasons(words, view.state.catalog, facts.in_supply, wallet)
+            () if wallet is None else _reasons(words, view.state.catalog, self._in_supply, wallet)
         )
         self.key: Hashable = (index, facts, self._reasons, view.state.catalog)
 
@@ -128,8 +125,8 @@ class SupplyRound:
         state = self._view.state
         tiles = []
         reasons = dict(self._reasons)
-        for building_id, owner in zip(self._facts.buildings, self._facts.owners, strict=True):
-            status = _status(building_id, owner, self._facts.in_supply)
+        for building_id, owner in zip(self._buildings, self._owners, strict=True):
+            status = _status(building_id, owner, self._in_supply)
             tiles.append(
                 tile(
                     state.catalog,
@@ -144,17 +141,12 @@ class SupplyRound:
         return tiles
 
 
-@dataclass(frozen=True)
-class RoundFacts:
-    """One round letter in one position: the same for every viewer."""
-
-    letter: str
-    when: str
-    buildings: tuple[str, ...]
-    owners: tuple[int | None, ...]
-    in_supply: tuple[str, ...]
-    """In the catalog's order; a tuple of strings, which the collector stops tracking (the
-    round facts of thousands of positions stay remembered, `_facts`), where a set it walks."""
+#: One round letter in one position, the same for every viewer: its letter, "past", "current" or
+#: "future", its buildings in the catalog's order, each one's owner (a seat, or None) and those in
+#: the supply. A plain tuple of strings, numbers and such tuples, which the collector stops
+#: tracking: the facts of thousands of positions stay remembered (`_facts`), and a dataclass or a
+#: set of each would be walked by every full collector pass.
+RoundFacts = tuple[str, str, tuple[str, ...], tuple[int | None, ...], tuple[str, ...]]
 
 
 def round_facts(state: GameState) -> tuple[RoundFacts, ...]:
@@ -185,15 +177,8 @@ def _facts(
     for index, (letter, _actions) in enumerate(catalog.rounds):
         ids = by_letter.get(letter, ())
         owners = tuple(owner.get(b) for b in ids)
-        result.append(
-            RoundFacts(
-                letter,
-                _when(index, round_index),
-                ids,
-                owners,
-                tuple(b for b in ids if b in in_supply),
-            )
-        )
+        supplied = tuple(b for b in ids if b in in_supply)
+        result.append((letter, _when(index, round_index), ids, owners, supplied))
     return tuple(result)
 
 

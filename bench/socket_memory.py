@@ -68,7 +68,7 @@ def serve(kind: str) -> None:
         gc.collect()
         if tracemalloc.is_tracing():
             tracemalloc.take_snapshot().dump(str(path))
-        tracked = len(gc.get_objects()) - gc.get_freeze_count()
+        tracked = len(gc.get_objects())  # those frozen at start are not among them
         path.with_suffix(".done").write_text(str(tracked))
 
     signal.signal(signal.SIGUSR1, dump)
@@ -88,7 +88,7 @@ def rss_kib(pid: int) -> int:
 
 def snapshot(server: Server, path: Path) -> tuple[tracemalloc.Snapshot | None, int]:
     """Collect in the server and read its snapshot (None without tracing) and how many objects
-    the collector tracks in it, those frozen at start left out: what its full passes walk."""
+    its collector's full passes walk (those it tracks, the ones frozen at start left out)."""
     assert server.process is not None
     done = path.with_suffix(".done")
     done.unlink(missing_ok=True)

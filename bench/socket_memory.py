@@ -68,8 +68,9 @@ def serve(kind: str) -> None:
         gc.collect()
         if tracemalloc.is_tracing():
             tracemalloc.take_snapshot().dump(str(path))
-        tracked = len(gc.get_objects())  # those frozen at start are not among them
-        path.with_suffix(".done").write_text(str(tracked))
+        written = path.with_suffix(".count")  # renamed whole: never read half-written
+        written.write_text(str(len(gc.get_objects())))  # those frozen at start are not among them
+        written.replace(path.with_suffix(".done"))
 
     signal.signal(signal.SIGUSR1, dump)
     if kind == "app":
@@ -98,8 +99,7 @@ def snapshot(server: Server, path: Path) -> tuple[tracemalloc.Snapshot | None, i
         if time.monotonic() > deadline:
             raise RuntimeError("the server wrote no snapshot")
         time.sleep(0.1)
-    while not (tracked := done.read_text()):  # seen before its text was written
-        time.sleep(0.1)
+    tracked = done.read_text()
     if not path.exists():
         return None, int(tracked)
     taken = tracemalloc.Snapshot.load(str(path))
@@ -169,6 +169,12 @@ async def steps(server: Server, rooms_wanted: int, snap_path: Path) -> list[dict
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return found
+
+
+def per_socket(earlier: dict[str, object], later: dict[str, object], key: str) -> float:
+    """How much `key` grew per socket opened from step `earlier` to step `later`."""
+    opened = int(later["sockets"]) - int(earlier["sockets"])  # type: ignore[call-overload]
+    return round((int(later[key]) - int(earlier[key])) / opened, 1)  # type: ignore[call-overload]
 
 
 def traced_kib(taken: object) -> float:
@@ -242,17 +248,11 @@ def main() -> int:
                 "step": later["step"],
                 "sockets": later["sockets"],
                 "rss_kib": later["rss_kib"],
-                "rss_kib_per_socket": round(
-                    (int(later["rss_kib"]) - int(earlier["rss_kib"])) / count,  # type: ignore[call-overload]
-                    1,
-                ),
+                "rss_kib_per_socket": per_socket(earlier, later, "rss_kib"),
                 "traced_kib_per_socket": round(
                     (traced_kib(later["snap"]) - traced_kib(earlier["snap"])) / count, 1
                 ),
-                "objects_per_socket": round(
-                    (int(later["objects"]) - int(earlier["objects"])) / count,  # type: ignore[call-overload]
-                    1,
-                ),
+                "objects_per_socket": per_socket(earlier, later, "objects"),
             }
         )
     result = {

@@ -8,7 +8,7 @@ them are frozen values: safe to hand to a template, another thread or a cache.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -41,6 +41,8 @@ class LogEntry:
     seat: int
     move: dict[str, Any]
     events: list[dict[str, Any]]
+    #: The entry as the move log shows it, by language (`app.ui.cache`).
+    drawn: dict[str, str] = field(default_factory=dict, init=False, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from app.live.frames import BoardSummary, DrawnBoard
 from app.reads.roomview import RoomView
 
 from . import parts
-from .cache import Same, Shared, card_html, log_html, tile_html
+from .cache import VERSION_MEMO, Same, Shared, card_html, log_html, tile_html
 from .panel import gains_something, moves_by_building
 from .roomlife import ending_headline, event_items, life_context, not_started_text
 from .supply import overview, rounds
@@ -110,7 +110,7 @@ def offers(state: engine.GameState) -> Offers:
     return _offers(Same(state))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=VERSION_MEMO)
 def _offers(key: Same) -> Offers:
     state: engine.GameState = key.obj  # type: ignore[assignment]
     grouped = moves_by_building(state)
@@ -132,7 +132,7 @@ def forecast(state: engine.GameState) -> engine.RoundForecast | None:
     return _forecast(Same(state))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=VERSION_MEMO)
 def _forecast(key: Same) -> engine.RoundForecast | None:
     return engine.round_forecast(key.obj)  # type: ignore[arg-type]
 

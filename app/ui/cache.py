@@ -25,6 +25,12 @@ from .templates import macros
 from .wheel import Tile
 from .words import Words, words_for
 
+#: How many positions a memo of one position's values keeps (the offers, the forecast, the round
+#: facts, the log's pieces). The hub draws a version's boards one group after the other, so a few
+#: are enough to share them; what a larger memo kept would live long enough for the collector to
+#: move it to its old generation, where every object that dies brings the next full pass nearer.
+VERSION_MEMO = 8
+
 
 class Same:
     """A cache key that matches only the very same object (log entries hold unhashable dicts;
@@ -107,7 +113,7 @@ class LogPieces:
 BetweenItems = tuple[tuple[int, Markup], ...]
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=VERSION_MEMO)
 def _log_list(key: Same, lang: str, catalog: Catalog, between_items: BetweenItems) -> LogPieces:
     log: Sequence[LogEntry] = key.obj  # type: ignore[assignment]
     between = dict(between_items)
@@ -116,7 +122,7 @@ def _log_list(key: Same, lang: str, catalog: Catalog, between_items: BetweenItem
     newest = [between.get(len(log), Markup(""))]
     for index in reversed(range(split, len(log))):
         entry = log[index]
-        newest.append(_log_entry_html(Same(entry), lang, catalog, numbers[index]))
+        newest.append(_entry_html(entry, lang, catalog, numbers[index]))
         newest.append(between.get(entry.seq, Markup("")))
     earlier_key = (SameEntries(tuple(log[:split])), between_items)
     return LogPieces(Markup("").join(newest), earlier_key, lang, catalog)
@@ -140,7 +146,7 @@ class SameEntries:
         return isinstance(other, SameEntries) and other._ids == self._ids
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=VERSION_MEMO)
 def _log_earlier(
     key: SameEntries, lang: str, catalog: Catalog, between_items: BetweenItems
 ) -> Markup:
@@ -152,7 +158,7 @@ def _log_earlier(
     before: list[Markup] = []
     for index in reversed(range(len(log))):
         entry = log[index]
-        before.append(_log_entry_html(Same(entry), lang, catalog, numbers[index]))
+        before.append(_entry_html(entry, lang, catalog, numbers[index]))
         before.append(between.get(entry.seq, Markup("")))
     return Markup("").join(before)
 
@@ -171,12 +177,22 @@ def move_numbers(log: Sequence[LogEntry]) -> list[int | None]:
     return numbers
 
 
-@lru_cache(maxsize=65536)
-def _log_entry_html(key: Same, lang: str, catalog: Catalog, number: int | None) -> Markup:
-    entry: LogEntry = key.obj  # type: ignore[assignment]
-    words = words_for(lang)
-    lines = describe_events(words, entry.events, words.building_names(catalog))
-    return macros(lang).log_entry(entry.seq, entry.seat, lines, number)  # type: ignore[no-any-return]
+#: Counts `clear_caches` calls: the log entries' drawings of an earlier count are not used.
+_drawn_generation = 0
+
+
+def _entry_html(entry: LogEntry, lang: str, catalog: Catalog, number: int | None) -> Markup:
+    """One move of the log drawn, kept on the entry itself (`LogEntry.drawn`) as text, which
+    the collector does not track: an entry never changes once logged and lives as long as its
+    room's position is remembered, so it is drawn once per language (again after `clear_caches`)."""
+    key = f"{lang} {number} {_drawn_generation}"
+    html = entry.drawn.get(key)
+    if html is None:
+        words = words_for(lang)
+        lines = describe_events(words, entry.events, words.building_names(catalog))
+        html = str(macros(lang).log_entry(entry.seq, entry.seat, lines, number))
+        entry.drawn[key] = html
+    return Markup(html)
 
 
 @lru_cache(maxsize=65536)
@@ -240,10 +256,11 @@ PARTS = PartMemo(16384)
 
 def clear_caches() -> None:
     """Forget every drawn piece (the render benchmark measures first renders with it)."""
+    global _drawn_generation
+    _drawn_generation += 1
     for memo in (
         wheel.tile,
         cards.card_of,
-        _log_entry_html,
         _log_list,
         _log_earlier,
         card_html,

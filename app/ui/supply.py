@@ -14,7 +14,7 @@ from app.reads.roomview import RoomView
 from engine import GameState
 from engine.catalog import Catalog
 
-from .cache import Same
+from .cache import VERSION_MEMO, Same
 from .warehouse import have
 from .wheel import Tile, tile
 from .words import AMOUNT_ORDER, Words
@@ -155,7 +155,7 @@ def round_facts(state: GameState) -> tuple[RoundFacts, ...]:
     return _round_facts(Same(state))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=VERSION_MEMO)
 def _round_facts(key: Same) -> tuple[RoundFacts, ...]:
     state: GameState = key.obj  # type: ignore[assignment]
     owned = tuple(sorted((b, seat) for seat, p in enumerate(state.players) for b, _ in p.buildings))

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from app.i18n import Language, language
 from app.reads.roomview import LogEntry
-from app.ui.cache import Same, SameEntries
+from app.ui.cache import VERSION_MEMO, Same, SameEntries
 from engine.lehavre import State, scores, winners
 from engine.lehavre.flow import food_owed, seat_of_turn
 
@@ -310,7 +310,7 @@ def table_context(
     return replace(common, viewer=viewer_seat, areas=areas)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=VERSION_MEMO)
 def _common_table(key: Same, lang: str, names: tuple[str, ...], log: SameEntries) -> Table:
     """The table as a spectator sees it (the areas in seat order, none the viewer's)."""
     st: State = key.obj  # type: ignore[assignment]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 from typing import Any
@@ -64,6 +65,28 @@ def test_two_games_in_rooms_of_the_same_name_keep_their_own_log() -> None:
     assert second == cold(view("room", state_b, log_b, None))
     assert first == cold(view("room", state_a, log_a, None))
     assert first != second
+
+
+def test_a_log_entry_is_drawn_once_per_language_and_kept_as_untracked_text() -> None:
+    """A logged move's drawing stays on its entry as plain text, which the collector does not
+    track (a memo of Markup under keys holding the entry was walked by every full pass); each
+    language has its own, and `clear_caches` makes the next board draw it anew."""
+    clear_caches()
+    state, log = game(6, 9)[-1]
+    english = render_board(view("r", state, log, None))
+    czech = render_board(view("r", state, log, None), lang="cs")
+    newest = log[-1]
+    assert len(newest.drawn) == 2
+    assert all(type(html) is str for html in newest.drawn.values())
+    assert not gc.is_tracked(newest.drawn)
+    english_entry, czech_entry = newest.drawn.values()
+    assert english_entry in english and czech_entry in czech and english_entry != czech_entry
+    kept = dict(newest.drawn)
+    assert same(render_board(view("r", state, log, None))) == same(english)
+    assert newest.drawn == kept  # taken from the entry, not drawn again
+    clear_caches()
+    assert same(render_board(view("r", state, log, None))) == same(english)
+    assert len(newest.drawn) == 3  # drawn anew after clear_caches
 
 
 def test_a_players_cards_link_to_the_panel_of_the_boards_own_room() -> None:

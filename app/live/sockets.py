@@ -82,7 +82,10 @@ class RoomSocket:
         #: the whole board).
         self.sent_frame: str | None = None
         self._chat: str | None = None
-        self._board_ready = asyncio.Event()
+        #: Done when a board or a chat is offered (made only while the sender waits for one: a
+        #: future, not an Event, so a wait leaves fewer objects to outlive the collector's young
+        #: passes until the next move).
+        self._waiter: asyncio.Future[None] | None = None
         #: Board updates and replies must not interleave on the wire.
         self.send_lock = asyncio.Lock()
 
@@ -103,7 +106,7 @@ class RoomSocket:
         """Make `html` (the board of `frame`) the next board to send (replacing one not sent)."""
         self._board = html
         self._board_frame = frame
-        self._board_ready.set()
+        self._wake()
 
     def shows(self, frame: str) -> bool:
         """Whether the board of `frame` is the last one taken to be sent, with none newer
@@ -124,22 +127,40 @@ class RoomSocket:
     async def next_board(self) -> str:
         """Wait for a board to send; only the newest one offered is returned."""
         while self._board is None:
-            self._board_ready.clear()
-            await self._board_ready.wait()
+            await self._future()
         return self._take_board()
 
     def offer_chat(self, html: str) -> None:
         """Make `html` the next chat to send (replacing one not sent yet)."""
         self._chat = html
-        self._board_ready.set()
+        self._wake()
+
+    def frame_waiting(self) -> asyncio.Future[None] | None:
+        """None when a board or a chat waits to be sent (`take_frame`), else a future done when
+        one is offered."""
+        if self._board is not None or self._chat is not None:
+            return None
+        return self._future()
+
+    def take_frame(self) -> str:
+        """The board waiting to be sent (the newest offered), else the chat."""
+        if self._board is not None:
+            return self._take_board()
+        html, self._chat = self._chat or "", None
+        return html
 
     async def next_frame(self) -> str:
         """Wait for a board or a chat to send (the board first); only the newest of each."""
-        while self._board is None and self._chat is None:
-            self._board_ready.clear()
-            await self._board_ready.wait()
-        if self._board is not None:
-            html = self._take_board()
-        else:
-            html, self._chat = self._chat or "", None
-        return html
+        while (waiting := self.frame_waiting()) is not None:
+            await waiting
+        return self.take_frame()
+
+    def _future(self) -> asyncio.Future[None]:
+        if self._waiter is None or self._waiter.done():  # done: its waiting was cancelled
+            self._waiter = asyncio.get_running_loop().create_future()
+        return self._waiter
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+        self._waiter = None

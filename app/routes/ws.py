@@ -158,7 +158,11 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
 async def _send_boards(socket: RoomSocket) -> None:
     """Send each board the hub offers; a client stuck for `SEND_TIMEOUT` is closed."""
     while True:
-        html = await socket.next_frame()
+        # The socket's own future awaited here, not a coroutine per frame: what a socket's wait
+        # makes lives until the next move, long enough to reach the collector's old generation.
+        while (waiting := socket.frame_waiting()) is not None:
+            await waiting
+        html = socket.take_frame()
         try:
             async with socket.send_lock:
                 await asyncio.wait_for(socket.websocket.send_text(html), SEND_TIMEOUT)

@@ -26,9 +26,10 @@ from .wheel import Tile
 from .words import Words, words_for
 
 #: How many positions a memo of one position's values keeps (the offers, the forecast, the round
-#: facts, the log's pieces). The hub draws a version's boards one group after the other, so a few
-#: are enough to share them; what a larger memo kept would live long enough for the collector to
-#: move it to its old generation, where every object that dies brings the next full pass nearer.
+#: facts, the log's pieces, Le Havre's common table). The hub draws a version's boards one group
+#: after the other, so a few are enough to share them; what a larger memo kept would live long
+#: enough for the collector to move it to its old generation, where every object that dies brings
+#: the next full pass nearer.
 VERSION_MEMO = 8
 
 

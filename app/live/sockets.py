@@ -82,9 +82,10 @@ class RoomSocket:
         #: the whole board).
         self.sent_frame: str | None = None
         self._chat: str | None = None
-        #: Done when a board or a chat is offered (made only while the sender waits for one: a
-        #: future, not an Event, so a wait leaves fewer objects to outlive the collector's young
-        #: passes until the next move).
+        #: Called when a board or a chat is offered (the connection's sender, `app.routes.ws`).
+        self.on_offer: Callable[[], object] | None = None
+        #: Done when a board or a chat is offered, for `next_board` and `next_frame` (a reader
+        #: that waits for them, as the hub's tests do; the server sends from `on_offer`).
         self._waiter: asyncio.Future[None] | None = None
         #: Board updates and replies must not interleave on the wire.
         self.send_lock = asyncio.Lock()
@@ -135,12 +136,9 @@ class RoomSocket:
         self._chat = html
         self._wake()
 
-    def frame_waiting(self) -> asyncio.Future[None] | None:
-        """None when a board or a chat waits to be sent (`take_frame`), else a future done when
-        one is offered."""
-        if self._board is not None or self._chat is not None:
-            return None
-        return self._future()
+    def has_frame(self) -> bool:
+        """Whether a board or a chat waits to be sent (`take_frame`)."""
+        return self._board is not None or self._chat is not None
 
     def take_frame(self) -> str:
         """The board waiting to be sent (the newest offered), else the chat."""
@@ -151,8 +149,8 @@ class RoomSocket:
 
     async def next_frame(self) -> str:
         """Wait for a board or a chat to send (the board first); only the newest of each."""
-        while (waiting := self.frame_waiting()) is not None:
-            await waiting
+        while not self.has_frame():
+            await self._future()
         return self.take_frame()
 
     def _future(self) -> asyncio.Future[None]:
@@ -164,3 +162,5 @@ class RoomSocket:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
         self._waiter = None
+        if self.on_offer is not None:
+            self.on_offer()

@@ -28,6 +28,7 @@ import re
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 
 import anyio
 from starlette import status
@@ -130,48 +131,71 @@ async def _serve(websocket: WebSocket, viewer: Viewer) -> None:
         with sessions() as session:
             presence.connection_closed(session, connection_id=connection_id, room_id=viewer.room_id)
 
-    try:
-        await run_in_threadpool(opened)
-        hub.join(viewer.room_id, socket)
-        hub.recheck(viewer.room_id, [socket])  # a reissue since `_resolve` missed this socket
-        hub.room_changed(viewer.room_id, None)  # presence changed; this socket's first board
-        hub.chat_changed(viewer.room_id)  # the chat, for a page that missed messages offline
-        # One task of its own per socket, the sender; the receiving runs in the connection's
-        # task. Whichever ends first ends the other (anyio's cancellation is delivered again
-        # at every await, so a sender whose send was finishing cannot miss it).
-        async with anyio.create_task_group() as group:
-
-            async def send_then_stop() -> None:
-                await _send_boards(socket)
-                group.cancel_scope.cancel()
-
-            group.start_soon(send_then_stop)
+    # The receiving runs in the connection's task, the sending in a task of its own while there
+    # is something to send (`Sender`). A sender that cannot send ends the receiving.
+    with anyio.CancelScope() as receiving:
+        sender = Sender(socket, receiving.cancel)
+        socket.on_offer = sender.wake
+        try:
+            await run_in_threadpool(opened)
+            hub.join(viewer.room_id, socket)
+            hub.recheck(viewer.room_id, [socket])  # a reissue since `_resolve` missed this socket
+            hub.room_changed(viewer.room_id, None)  # presence changed; this socket's first board
+            hub.chat_changed(viewer.room_id)  # the chat, for a page that missed messages offline
             await _receive(socket)
-            group.cancel_scope.cancel()
-    finally:
-        with anyio.CancelScope(shield=True):
-            hub.leave(viewer.room_id, socket)
-            await run_in_threadpool(closed)
-            hub.room_changed(viewer.room_id, None)
+        finally:
+            socket.on_offer = None
+            sender.cancel()
+            with anyio.CancelScope(shield=True):
+                hub.leave(viewer.room_id, socket)
+                await run_in_threadpool(closed)
+                hub.room_changed(viewer.room_id, None)
 
 
-async def _send_boards(socket: RoomSocket) -> None:
-    """Send each board the hub offers; a client stuck for `SEND_TIMEOUT` is closed."""
-    while True:
-        # The socket's own future awaited here, not a coroutine per frame: what a socket's wait
-        # makes lives until the next move, long enough to reach the collector's old generation.
-        while (waiting := socket.frame_waiting()) is not None:
-            await waiting
+class Sender:
+    """Sends a socket's boards and chats from a task started when one is offered, which ends when
+    none is left: an idle socket keeps no task waiting (its stack would be walked by every full
+    pass of the collector, and a wait made for every frame would outlive its young passes). A
+    client stuck for `SEND_TIMEOUT` is closed; then, or when the socket is gone, `stop`."""
+
+    __slots__ = ("socket", "stop", "task")
+
+    def __init__(self, socket: RoomSocket, stop: Callable[[], object]) -> None:
+        self.socket = socket
+        self.stop = stop
+        self.task: asyncio.Task[None] | None = None
+
+    def wake(self) -> None:
+        """Something was offered: send it, unless the task that sends is still at work (it sends
+        whatever waits before it ends)."""
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._send())
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    async def _send(self) -> None:
+        try:
+            if not await _send_waiting(self.socket):
+                self.stop()
+        finally:
+            self.task = None
+
+
+async def _send_waiting(socket: RoomSocket) -> bool:
+    """Send what waits, the newest board first; False when the socket cannot be sent to."""
+    while socket.has_frame():
         html = socket.take_frame()
         try:
             async with socket.send_lock:
                 await asyncio.wait_for(socket.websocket.send_text(html), SEND_TIMEOUT)
         except TimeoutError:
             await _close(socket.websocket, status.WS_1013_TRY_AGAIN_LATER, "too far behind")
-            return
+            return False
         except (WebSocketDisconnect, RuntimeError):
-            return
-        del html  # while it waits, a socket holds no board it has already sent
+            return False
+    return True
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

@@ -316,12 +316,15 @@ def test_a_stuck_client_is_closed_instead_of_holding_the_room(
         stuck_client = StuckWebSocket()
         stuck = RoomSocket(cast(WebSocket, stuck_client), SEAT_0, lang="en", base_url="http://x")
         other = socket_for(SEAT_1)
+        stopped = asyncio.Event()
+        sender = ws.Sender(stuck, stopped.set)
+        stuck.on_offer = sender.wake
         hub.join("r1", stuck)
         hub.join("r1", other)
-        sender = asyncio.create_task(ws._send_boards(stuck))
         hub.deliver("r1", 1)
         first = await board(other)
-        await asyncio.wait_for(sender, 5)
+        await asyncio.wait_for(stopped.wait(), 5)
+        assert sender.task is None
         hub.deliver("r1", 2)
         assert await board(other) == "seat1@2"
         return stuck_client.closed_with, first

@@ -57,22 +57,22 @@ def test_an_idle_socket_and_its_feed_keep_no_board_already_sent() -> None:
         ]
         senders = []
         for socket in sockets:
+            sender = ws.Sender(socket, lambda: None)
+            socket.on_offer = sender.wake
+            senders.append(sender)
             hub.join("r1", socket)
-            senders.append(asyncio.create_task(ws._send_boards(socket)))
         hub.deliver("r1", 1)
         for client in clients:
             await asyncio.wait_for(client.got.wait(), 5)
-        await asyncio.sleep(0.05)  # the feed and the senders are back to waiting
+        await asyncio.sleep(0.05)  # the feed is back to waiting, the senders' tasks ended
         gc.collect()
         alive = [ref() is not None for ref in painter.watched]
-        for sender in senders:
-            sender.cancel()
-        await asyncio.gather(*senders, return_exceptions=True)
+        idle = [sender.task is None for sender in senders]
         for socket in sockets:
             hub.leave("r1", socket)
-        return len(painter.watched), min(client.sent for client in clients), alive
+        return len(painter.watched), min(client.sent for client in clients), alive + idle
 
-    drawn, least_sent, alive = run_async(scenario())
+    drawn, least_sent, gone = run_async(scenario())
     assert drawn == 2  # one board per group: the player's and the spectators'
     assert least_sent > 0  # every socket got its board
-    assert alive == [False, False]
+    assert gone == [False, False, True, True]  # no board kept, no sender task left waiting

@@ -9,9 +9,8 @@ passes, not only what it keeps, decides how often full passes come (docs/perform
 
 Each process writes ``promoted-PID.txt``: its command line, then every second the wall-clock
 time, the objects moved so far, the young passes that moved them (those of the middle generation)
-and the full passes so far.
-Counting lists the old generation before and after each of those passes (a few ms each with
-hundreds of thousands of objects): it slows the process a little.
+and the full passes so far. Counting lists the old generation before and after each of those
+passes (a few ms each with hundreds of thousands of objects): it slows the process a little.
 """
 
 import gc

@@ -84,9 +84,6 @@ class RoomSocket:
         self._chat: str | None = None
         #: Called when a board or a chat is offered (the connection's sender, `app.routes.ws`).
         self.on_offer: Callable[[], object] | None = None
-        #: Done when a board or a chat is offered, for `next_board` and `next_frame` (a reader
-        #: that waits for them, as the hub's tests do; the server sends from `on_offer`).
-        self._waiter: asyncio.Future[None] | None = None
         #: Board updates and replies must not interleave on the wire.
         self.send_lock = asyncio.Lock()
 
@@ -125,12 +122,6 @@ class RoomSocket:
         self.sent_frame, self._board_frame = self._board_frame, None
         return html
 
-    async def next_board(self) -> str:
-        """Wait for a board to send; only the newest one offered is returned."""
-        while self._board is None:
-            await self._future()
-        return self._take_board()
-
     def offer_chat(self, html: str) -> None:
         """Make `html` the next chat to send (replacing one not sent yet)."""
         self._chat = html
@@ -147,20 +138,6 @@ class RoomSocket:
         html, self._chat = self._chat or "", None
         return html
 
-    async def next_frame(self) -> str:
-        """Wait for a board or a chat to send (the board first); only the newest of each."""
-        while not self.has_frame():
-            await self._future()
-        return self.take_frame()
-
-    def _future(self) -> asyncio.Future[None]:
-        if self._waiter is None or self._waiter.done():  # done: its waiting was cancelled
-            self._waiter = asyncio.get_running_loop().create_future()
-        return self._waiter
-
     def _wake(self) -> None:
-        if self._waiter is not None and not self._waiter.done():
-            self._waiter.set_result(None)
-        self._waiter = None
         if self.on_offer is not None:
             self.on_offer()

@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
 from support.coroutines import run_async
-from support.hub import OTHER_SPECTATOR, SEAT_0, SEAT_1, SPECTATOR, FakePainter, socket_for
+from support.hub import (
+    OTHER_SPECTATOR,
+    SEAT_0,
+    SEAT_1,
+    SPECTATOR,
+    FakePainter,
+    next_frame,
+    socket_for,
+)
 
 from app.live import notify
 from app.live.hub import Hub
@@ -39,21 +47,21 @@ def test_a_chat_change_draws_once_per_group_and_sockets_keep_only_the_newest() -
         assert len(chats.calls) == 1 and len(chats.calls[0]) == 3  # two seats, the spectators
         hub.chat_changed("r1")
         await asyncio.sleep(0.05)
-        frames = [await asyncio.wait_for(s.next_frame(), 5) for s in sockets]
+        frames = [await asyncio.wait_for(next_frame(s), 5) for s in sockets]
         assert frames == ["chat 2 for 0", "chat 2 for 1", "chat 2 for None", "chat 2 for None"]
 
         # A board and a chat waiting together go out as two frames, the board first.
         hub.room_changed("r1", 3)
         hub.chat_changed("r1")
         await asyncio.sleep(0.05)
-        first = await asyncio.wait_for(sockets[0].next_frame(), 5)
-        second = await asyncio.wait_for(sockets[0].next_frame(), 5)
+        first = await asyncio.wait_for(next_frame(sockets[0]), 5)
+        second = await asyncio.wait_for(next_frame(sockets[0]), 5)
         assert first == "seat0@3" and second == "chat 3 for 0"
 
         # A chat notice from another process wakes the chat feed, not the board's.
         hub._on_notify(notify.encode("r1", None).replace("*", notify.CHAT))
         await asyncio.sleep(0.05)
-        assert await asyncio.wait_for(sockets[0].next_frame(), 5) == "chat 4 for 0"
+        assert await asyncio.wait_for(next_frame(sockets[0]), 5) == "chat 4 for 0"
         for socket in sockets:
             hub.leave("r1", socket)
 
@@ -75,7 +83,7 @@ def test_a_quiet_chat_keeps_no_task_and_a_change_while_drawing_is_drawn_after() 
         hub.chat_changed("r1")
         await asyncio.sleep(0.05)
         assert len(chats.calls) == 2
-        assert await asyncio.wait_for(socket.next_frame(), 5) == "chat 2 for 0"
+        assert await asyncio.wait_for(next_frame(socket), 5) == "chat 2 for 0"
         hub.leave("r1", socket)
 
     run_async(scenario())

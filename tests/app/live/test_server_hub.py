@@ -26,6 +26,7 @@ from support.hub import (
     FakePainter,
     Previous,
     board,
+    next_frame,
     socket_for,
 )
 
@@ -76,7 +77,7 @@ def test_a_move_reuses_the_facts_and_other_changes_read_them_again() -> None:
             await asyncio.sleep(0.01)
         # The same board again: the socket shows it already, nothing is sent.
         with pytest.raises(TimeoutError):
-            await asyncio.wait_for(socket.next_board(), 0.2)
+            await asyncio.wait_for(next_frame(socket), 0.2)
         return [(fresh, version) for _room, fresh, version, _groups in painter.calls]
 
     assert run_async(scenario()) == [(True, -1), (False, 1), (True, 1)]
@@ -133,7 +134,7 @@ def test_a_board_handed_out_while_drawing_goes_out_at_once_and_once() -> None:
             "seat1@1",
         ]
         with pytest.raises(TimeoutError):  # the board handed out is not sent twice
-            await asyncio.wait_for(waiting.next_board(), 0.2)
+            await asyncio.wait_for(next_frame(waiting), 0.2)
         assert len(painter.calls) == 1
 
     run_async(scenario())
@@ -254,7 +255,7 @@ def test_a_slow_socket_gets_only_the_newest_board() -> None:
             assert await board(fast) == f"seat1@{version}"
         newest = await board(slow)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(slow.next_board(), 0.05)
+            await asyncio.wait_for(next_frame(slow), 0.05)
             return newest, True
         return newest, False
 

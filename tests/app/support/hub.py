@@ -63,5 +63,19 @@ def socket_for(viewer: Viewer, lang: str = "en") -> RoomSocket:
     return RoomSocket(cast(WebSocket, object()), viewer, lang=lang, base_url="http://x")
 
 
+async def next_frame(socket: RoomSocket) -> str:
+    """The newest board (else chat) offered to `socket`, waited for as the connection's sender
+    would be woken (`RoomSocket.on_offer`)."""
+    offered = asyncio.Event()
+    socket.on_offer = offered.set
+    try:
+        while not socket.has_frame():
+            offered.clear()
+            await offered.wait()
+    finally:
+        socket.on_offer = None
+    return socket.take_frame()
+
+
 async def board(socket: RoomSocket) -> str:
-    return await asyncio.wait_for(socket.next_board(), 5)
+    return await asyncio.wait_for(next_frame(socket), 5)

@@ -42,7 +42,7 @@ from app.routes import (
     roomlife,
     roomlife_api,
 )
-from app.routes.ws import RoomSockets
+from app.routes.direct import DirectRoutes
 from app.services.errors import ServiceError
 from app.settings import Settings
 from app.ui.templates import environment_for
@@ -93,7 +93,8 @@ def _document_catalogs(app: FastAPI) -> None:
 
 
 def _add_middleware(app: FastAPI, settings: Settings) -> None:
-    app.add_middleware(RoomSockets)  # innermost: the room sockets, inside the socket cap
+    # Innermost: a move's post and the room sockets to their handlers, inside the socket cap.
+    app.add_middleware(DirectRoutes)
     app.add_middleware(
         AbuseLimits,
         rooms_per_minute=settings.rooms_per_minute,

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import secrets
 import time
 from collections import deque
@@ -33,7 +32,6 @@ from collections.abc import Callable
 import anyio
 from starlette import status
 from starlette.concurrency import run_in_threadpool
-from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.deps import base_url, get_hub, get_sessionmaker, get_settings
@@ -56,30 +54,6 @@ NOT_HERE = (
     '<div id="move-error" hx-swap-oob="true" role="alert">'
     "This socket only sends boards: moves are posted over HTTP.</div>"
 )
-
-SOCKET_PATH = re.compile(r"/ws/rooms/([^/]+)")
-
-
-class RoomSockets:
-    """ASGI middleware: a handshake on `/ws/rooms/{room_id}` goes straight to `room_socket`.
-
-    An open socket keeps its whole call stack for as long as the page stays open, and every
-    full pass of Python's collector walks it. The framework's routing layers (exception
-    handling, exit stacks, router, route and endpoint wrappers) were ~70 of the ~320 objects
-    a socket held with its share of its room (docs/performance.md). The room's token comes
-    from the query (`?token=`, the last one if repeated) or the room's cookie.
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        match = SOCKET_PATH.fullmatch(scope["path"]) if scope["type"] == "websocket" else None
-        if match is None:
-            await self.app(scope, receive, send)
-            return
-        websocket = WebSocket(scope, receive, send)
-        await room_socket(websocket, match[1], websocket.query_params.get("token"))
 
 
 async def room_socket(websocket: WebSocket, room_id: str, token: str | None) -> None:

@@ -162,8 +162,9 @@ async def _send_waiting(socket: RoomSocket) -> bool:
     while socket.has_frame():
         html = socket.take_frame()
         try:
-            async with socket.send_lock:
-                await asyncio.wait_for(socket.websocket.send_text(html), SEND_TIMEOUT)
+            # A deadline on this task, not `wait_for`, which would send from a task of its own.
+            async with socket.send_lock, asyncio.timeout(SEND_TIMEOUT):
+                await socket.websocket.send_text(html)
         except TimeoutError:
             await _close(socket.websocket, status.WS_1013_TRY_AGAIN_LATER, "too far behind")
             return False

@@ -82,9 +82,9 @@ async def _answered(
 
 
 def _handler_for(handlers: dict[Any, Handler], exc: Exception) -> Handler | None:
-    """The handler Starlette's `ExceptionMiddleware` would pick for `exc` (one for any
-    `Exception` is the server error middleware's, outside this one)."""
-    if isinstance(exc, HTTPException) and exc.status_code in handlers:
-        return handlers[exc.status_code]
-    found = (handlers[cls] for cls in type(exc).__mro__ if cls in handlers and cls is not Exception)
-    return next(found, None)
+    """The handler Starlette's `ExceptionMiddleware` would pick for `exc` (one for status 500 or
+    any `Exception` is the server error middleware's, outside this one, as FastAPI splits them)."""
+    own = {key: handler for key, handler in handlers.items() if key not in (500, Exception)}
+    if isinstance(exc, HTTPException) and exc.status_code in own:
+        return own[exc.status_code]
+    return next((own[cls] for cls in type(exc).__mro__ if cls in own), None)
